@@ -1,0 +1,45 @@
+# Two commands on a fresh machine: `make run` (the site with a demo federation) and `make test` (every test).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup run test lint demo migrate worker beat bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+migrate: setup
+	$(BIN)/python manage.py migrate --noinput
+
+demo: migrate
+	$(BIN)/python manage.py seed_demo --if-empty
+
+run: demo
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+test: setup
+	$(BIN)/python -m pytest
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/python manage.py check
+	$(BIN)/python manage.py makemigrations --check --dry-run
+
+worker: setup
+	$(BIN)/celery -A adlg_site worker --loglevel=info --concurrency=2
+
+beat: setup
+	$(BIN)/celery -A adlg_site beat --loglevel=info
+
+bench: setup
+	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/replay.py
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .ruff_cache

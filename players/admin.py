@@ -1,0 +1,66 @@
+from django.contrib import admin
+
+from players.admin_mixins import AuditedAdmin
+from players.models import AuditEntry, Club, Country, OpeningBalance, Player, RetiredId, Sanction
+
+
+@admin.register(Country)
+class CountryAdmin(AuditedAdmin):
+    list_display = ["code", "name", "name_fr"]
+    search_fields = ["code", "name", "name_fr"]
+
+
+@admin.register(Club)
+class ClubAdmin(AuditedAdmin):
+    list_display = ["name", "country"]
+    list_filter = ["country"]
+    search_fields = ["name"]
+    list_select_related = ["country"]
+
+
+class OpeningBalanceInline(admin.TabularInline):
+    model = OpeningBalance
+    extra = 0
+
+
+@admin.register(Player)
+class PlayerAdmin(AuditedAdmin):
+    list_display = ["id", "last_name", "first_name", "club", "country", "excluded_at", "merged_into"]
+    list_filter = ["country", ("excluded_at", admin.EmptyFieldListFilter)]
+    search_fields = ["id", "last_name", "first_name", "club__name"]
+    list_select_related = ["club", "country"]
+    autocomplete_fields = ["club", "user", "merged_into"]
+    readonly_fields = ["excluded_at", "merged_into", "created_at"]
+    inlines = [OpeningBalanceInline]
+
+
+@admin.register(RetiredId)
+class RetiredIdAdmin(AuditedAdmin):
+    list_display = ["id", "reason", "retired_at"]
+    search_fields = ["id", "reason"]
+
+
+@admin.register(Sanction)
+class SanctionAdmin(AuditedAdmin):
+    list_display = ["id", "player", "kind", "decided_on", "expires_on"]
+    list_filter = ["kind"]
+    search_fields = ["player__last_name", "player__id"]
+    autocomplete_fields = ["player"]
+    list_select_related = ["player"]
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    list_display = ["at", "user", "action", "object_type", "object_id", "summary"]
+    list_filter = ["action", "object_type"]
+    search_fields = ["summary", "object_id"]
+    date_hierarchy = "at"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

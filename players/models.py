@@ -1,0 +1,175 @@
+"""People and clubs of the federation, their IDs, sanctions and the audit trail of the board's changes."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+SPARE_ID = 99
+
+
+class Country(models.Model):
+    code = models.CharField(_("ISO code"), max_length=2, primary_key=True)
+    name = models.CharField(_("name"), max_length=80)
+    name_fr = models.CharField(_("French name"), max_length=80, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("country")
+        verbose_name_plural = _("countries")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    country = models.ForeignKey(Country, on_delete=models.PROTECT, null=True, blank=True, verbose_name=_("country"))
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        constraints = [
+            models.UniqueConstraint(models.functions.Lower("name"), name="club_name_unique_ci"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PlayerQuerySet(models.QuerySet):
+    def public(self):
+        """Players that may appear on public pages: excluded players and merged duplicates leave every list."""
+        return self.filter(excluded_at__isnull=True, merged_into__isnull=True).exclude(pk=SPARE_ID)
+
+
+class Player(models.Model):
+    # The federation ID is the primary key: the site chooses it (players.services.next_player_id).
+    id = models.PositiveIntegerField(_("federation ID"), primary_key=True)
+    last_name = models.CharField(_("last name"), max_length=80)
+    first_name = models.CharField(_("first name"), max_length=80, blank=True)
+    club = models.ForeignKey(Club, on_delete=models.SET_NULL, null=True, blank=True, verbose_name=_("club"),
+                             related_name="players")
+    country = models.ForeignKey(Country, on_delete=models.PROTECT, null=True, blank=True,
+                                verbose_name=_("country"), related_name="players")
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                related_name="player", verbose_name=_("account"))
+    excluded_at = models.DateTimeField(_("excluded at"), null=True, blank=True)
+    merged_into = models.ForeignKey("self", on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="merged_records", verbose_name=_("merged into"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    objects = PlayerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["last_name", "first_name", "id"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        indexes = [models.Index(fields=["last_name", "first_name"])]
+
+    def __str__(self) -> str:
+        return f"{self.full_name} ({self.id})"
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+    @property
+    def is_spare(self) -> bool:
+        return self.id == SPARE_ID
+
+    @property
+    def is_excluded(self) -> bool:
+        return self.excluded_at is not None
+
+
+class RetiredId(models.Model):
+    """An ID that will never be given again (an excluded player, a merged duplicate, a board decision)."""
+
+    id = models.PositiveIntegerField(_("federation ID"), primary_key=True)
+    reason = models.CharField(_("reason"), max_length=200)
+    retired_at = models.DateTimeField(_("retired at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("retired ID")
+        verbose_name_plural = _("retired IDs")
+
+    def __str__(self) -> str:
+        return str(self.id)
+
+
+class IdAllocator(models.Model):
+    """One row locked while an ID is given, so two referees importing at once never get the same ID."""
+
+    last_given = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("ID allocator")
+
+
+class OpeningBalance(models.Model):
+    """A rating migrated from the old site: the start of the player's history here (RULES.md §2)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="opening_balances")
+    system = models.ForeignKey("ratings.RatingSystem", on_delete=models.PROTECT, related_name="opening_balances")
+    rating = models.IntegerField(_("rating"))
+    games = models.PositiveIntegerField(_("rated games"))
+    as_of = models.DateField(_("as of"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("opening balance")
+        verbose_name_plural = _("opening balances")
+        constraints = [models.UniqueConstraint(fields=["player", "system"], name="one_opening_per_system")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.system_id}: {self.rating} ({self.games})"
+
+
+class Sanction(models.Model):
+    """Disciplinary decisions of the board (charter App. 7 §3). A reminder leaves no trace, so it has no kind."""
+
+    YELLOW = "yellow"
+    RED = "red"
+    EXCLUSION = "exclusion"
+    KIND_CHOICES = [(YELLOW, _("yellow card")), (RED, _("red card")), (EXCLUSION, _("exclusion"))]
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="sanctions")
+    kind = models.CharField(_("kind"), max_length=10, choices=KIND_CHOICES)
+    reason = models.TextField(_("reason (confidential)"))
+    decided_on = models.DateField(_("decided on"))
+    expires_on = models.DateField(_("expires on"), null=True, blank=True)
+    public_notice = models.TextField(_("public notice (names no one)"), blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-decided_on", "-id"]
+        verbose_name = _("sanction")
+        verbose_name_plural = _("sanctions")
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.pk}"
+
+
+class AuditEntry(models.Model):
+    """Who changed which fact, when, and how. Derived rows are replayed, so they are never audited."""
+
+    at = models.DateTimeField(_("at"), auto_now_add=True, db_index=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                             related_name="+", verbose_name=_("user"))
+    action = models.CharField(_("action"), max_length=40)
+    object_type = models.CharField(_("object type"), max_length=60)
+    object_id = models.CharField(_("object ID"), max_length=40, blank=True)
+    summary = models.CharField(_("summary"), max_length=300)
+    changes = models.JSONField(_("changes"), default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit entries")
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.object_type} {self.object_id}"

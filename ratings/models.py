@@ -1,0 +1,170 @@
+"""Rating systems and the derived rating history.
+
+Facts (players, sheets, closed years, exclusions) live elsewhere; RatingEvent and PlayerRating are derived
+rows that only the replay (ratings.services) writes, so a full replay from scratch reproduces them exactly.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def validate_ruleset(code: str) -> None:
+    from django.core.exceptions import ValidationError
+
+    from ratings.rulesets import RULESETS
+
+    if code not in RULESETS:
+        raise ValidationError(_("Unknown ruleset %(code)s: choose one of %(codes)s."),
+                              params={"code": code, "codes": ", ".join(RULESETS)})
+
+
+class RatingSystem(models.Model):
+    code = models.SlugField(_("code"), max_length=30, primary_key=True)
+    name = models.CharField(_("name"), max_length=80)
+    ruleset = models.CharField(_("ruleset"), max_length=30, validators=[validate_ruleset],
+                               help_text=_("adlg-2018, adlg-annex-a, battle-empire or classic-elo"))
+    position = models.PositiveSmallIntegerField(_("display order"), default=0)
+
+    class Meta:
+        ordering = ["position", "code"]
+        verbose_name = _("rating system")
+        verbose_name_plural = _("rating systems")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_ruleset(self):
+        from ratings.rulesets import get_ruleset
+
+        return get_ruleset(self.ruleset)
+
+
+class ClosedYear(models.Model):
+    """A year whose inactivity adjustment (RULES.md §5) is part of history."""
+
+    system = models.ForeignKey(RatingSystem, on_delete=models.PROTECT, related_name="closed_years")
+    year = models.PositiveSmallIntegerField(_("year"))
+    closed_at = models.DateTimeField(_("closed at"), auto_now_add=True)
+    closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                  related_name="+")
+
+    class Meta:
+        ordering = ["system", "year"]
+        verbose_name = _("closed year")
+        verbose_name_plural = _("closed years")
+        constraints = [models.UniqueConstraint(fields=["system", "year"], name="close_year_once")]
+
+    def __str__(self) -> str:
+        return f"{self.system_id} {self.year}"
+
+
+class RatingEvent(models.Model):
+    """One change of one player's rating: a rated game, or an inactivity adjustment. Derived."""
+
+    GAME = "game"
+    ADJUSTMENT = "adjustment"
+    KIND_CHOICES = [(GAME, _("game")), (ADJUSTMENT, _("inactivity adjustment"))]
+
+    system = models.ForeignKey(RatingSystem, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="rating_events")
+    seq = models.BigIntegerField(_("order in history"))
+    kind = models.CharField(max_length=10, choices=KIND_CHOICES)
+    date = models.DateField(_("date"))
+    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE, null=True, blank=True,
+                                   related_name="+")
+    game = models.ForeignKey("tournaments.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    opponent = models.ForeignKey("players.Player", on_delete=models.CASCADE, null=True, blank=True,
+                                 related_name="+")
+    year = models.PositiveSmallIntegerField(null=True, blank=True)
+    rating_before = models.IntegerField(_("rating before"))
+    rating_after = models.IntegerField(_("rating after"))
+    change = models.IntegerField(_("change"))
+    games_before = models.PositiveIntegerField(_("rated games before"))
+    opponent_rating = models.IntegerField(null=True, blank=True)
+    k = models.PositiveSmallIntegerField("K", null=True, blank=True)
+    expected = models.FloatField(_("expected score"), null=True, blank=True)
+    score = models.FloatField(_("result value"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["system", "player", "seq"]
+        verbose_name = _("rating event")
+        verbose_name_plural = _("rating events")
+        indexes = [
+            models.Index(fields=["player", "system", "seq"], name="event_player_history"),
+            models.Index(fields=["system", "seq"], name="event_system_seq"),
+            models.Index(fields=["tournament"], name="event_tournament"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.rating_before}→{self.rating_after}"
+
+
+class PlayerRating(models.Model):
+    """A player's current rating, game count and rank in one system. Derived."""
+
+    system = models.ForeignKey(RatingSystem, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="ratings")
+    rating = models.IntegerField(_("rating"))
+    games = models.PositiveIntegerField(_("rated games"))
+    rank_code = models.CharField(_("rank"), max_length=40)
+    position = models.PositiveIntegerField(_("position"), null=True, blank=True)
+    last_played = models.DateField(_("last played"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["system", "position"]
+        verbose_name = _("player rating")
+        verbose_name_plural = _("player ratings")
+        constraints = [models.UniqueConstraint(fields=["system", "player"], name="one_rating_per_system")]
+        indexes = [
+            models.Index(fields=["system", "position"], name="rating_list_order"),
+            models.Index(fields=["system", "-rating", "player"], name="rating_list_rating"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.system_id} {self.rating}"
+
+
+class ReplayRequest(models.Model):
+    """A request to bring one system's derived rows up to date, written in the same transaction as the facts.
+
+    The worker may be down or Redis may lose the message: the row stays pending and the periodic sweep
+    enqueues it again, so no change of the facts is ever left unreplayed.
+    """
+
+    PENDING = "pending"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+    STATUS_CHOICES = [(PENDING, _("pending")), (RUNNING, _("running")), (DONE, _("done")), (FAILED, _("failed"))]
+
+    system = models.ForeignKey(RatingSystem, on_delete=models.CASCADE, related_name="replay_requests")
+    since = models.DateField(_("replay from"), null=True, blank=True, help_text=_("blank: from scratch"))
+    reason = models.CharField(_("reason"), max_length=200)
+    status = models.CharField(_("status"), max_length=10, choices=STATUS_CHOICES, default=PENDING, db_index=True)
+    requested_at = models.DateTimeField(_("requested at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    games = models.PositiveIntegerField(_("games replayed"), null=True, blank=True)
+    error = models.TextField(_("error"), blank=True)
+
+    class Meta:
+        ordering = ["-requested_at", "-id"]
+        verbose_name = _("replay request")
+        verbose_name_plural = _("replay requests")
+
+    def __str__(self) -> str:
+        return f"{self.system_id} {self.since or 'scratch'} {self.status}"
+
+
+class ReplayLock(models.Model):
+    """One row per system, locked (SELECT … FOR UPDATE) for the length of a replay: one replay at a time."""
+
+    system = models.OneToOneField(RatingSystem, on_delete=models.CASCADE, primary_key=True,
+                                  related_name="replay_lock")
+    replayed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("replay lock")

@@ -1,0 +1,197 @@
+"""Tournaments and their facts (registrations, games, uploaded sheets) and their derived standings."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Tournament(models.Model):
+    REGISTERED = "registered"
+    RECEIVED = "received"
+    RATED = "rated"
+    STATUS_CHOICES = [(REGISTERED, _("registered")), (RECEIVED, _("results received")), (RATED, _("rated"))]
+
+    system = models.ForeignKey("ratings.RatingSystem", on_delete=models.PROTECT, related_name="tournaments",
+                               verbose_name=_("rating system"))
+    name = models.CharField(_("name"), max_length=150)
+    start_date = models.DateField(_("start date"))
+    end_date = models.DateField(_("end date"))
+    city = models.CharField(_("city"), max_length=100)
+    country = models.ForeignKey("players.Country", on_delete=models.PROTECT, verbose_name=_("country"))
+    organising_club = models.ForeignKey("players.Club", on_delete=models.SET_NULL, null=True, blank=True,
+                                        verbose_name=_("organising club"), related_name="tournaments")
+    referee_name = models.CharField(_("referee"), max_length=150, blank=True)
+    referees = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="refereed_tournaments",
+                                      verbose_name=_("referee accounts"))
+    format = models.CharField(_("format"), max_length=60, blank=True, help_text=_("e.g. 200 points individual"))
+    army_points = models.PositiveSmallIntegerField(_("army points"), null=True, blank=True)
+    pools = models.PositiveSmallIntegerField(_("pools"), default=1)
+    rounds = models.PositiveSmallIntegerField(_("rounds"))
+    worlds = models.BooleanField(_("Worlds"), default=False)
+    official = models.BooleanField(_("official"), default=True)
+    status = models.CharField(_("status"), max_length=12, choices=STATUS_CHOICES, default=REGISTERED)
+    announced_on = models.DateField(_("announced on"), null=True, blank=True)
+    # The board's decision on the charter conditions: None follows the checks, True/False overrides them.
+    counts_override = models.BooleanField(_("counts for the championship (board override)"), null=True, blank=True)
+    override_reason = models.TextField(_("override reason (public)"), blank=True)
+    exception_approved = models.BooleanField(_("registration exception approved"), default=False)
+    exception_reason = models.TextField(_("registration exception reason"), blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-end_date", "-start_date", "-id"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        indexes = [
+            models.Index(fields=["system", "end_date", "start_date", "id"], name="tournament_history_order"),
+            models.Index(fields=["start_date"], name="tournament_start"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.start_date:%Y-%m-%d})"
+
+
+class Registration(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="registrations")
+    pool = models.CharField(_("pool"), max_length=30, default="A")
+    club = models.ForeignKey("players.Club", on_delete=models.SET_NULL, null=True, blank=True,
+                             verbose_name=_("club on the day"), related_name="+")
+    army = models.CharField(_("army"), max_length=120, blank=True)
+    penalty = models.PositiveSmallIntegerField(_("penalty points"), default=0)
+    penalty_reason = models.CharField(_("penalty reason"), max_length=200, blank=True)
+    row = models.PositiveIntegerField(_("sheet row"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "pool", "player"]
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="register_once")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}/{self.player_id}"
+
+
+class Game(models.Model):
+    ADLG_RESULTS = ["A", "B", "D", "DD", "FA", "FB"]
+    BATTLE_EMPIRE_RESULTS = ["A", "A+", "A++", "B", "B+", "B++", "D"]
+    RESULT_CHOICES = [(code, code) for code in dict.fromkeys(ADLG_RESULTS + BATTLE_EMPIRE_RESULTS)]
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
+    round = models.PositiveSmallIntegerField(_("round"))
+    table = models.PositiveSmallIntegerField(_("table"))
+    player_a = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="games_as_a",
+                                 verbose_name=_("player A"))
+    player_b = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="games_as_b",
+                                 verbose_name=_("player B"))
+    result = models.CharField(_("result"), max_length=3, choices=RESULT_CHOICES)
+    a_losses = models.PositiveSmallIntegerField(_("A losses %"), null=True, blank=True)
+    b_losses = models.PositiveSmallIntegerField(_("B losses %"), null=True, blank=True)
+    free = models.BooleanField(_("free game"), default=False)
+    row = models.PositiveIntegerField(_("sheet row"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "round", "table"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        constraints = [models.UniqueConstraint(fields=["tournament", "round", "table"], name="one_game_per_table")]
+        indexes = [
+            models.Index(fields=["player_a"], name="game_player_a"),
+            models.Index(fields=["player_b"], name="game_player_b"),
+        ]
+
+    def __str__(self) -> str:
+        return f"R{self.round} T{self.table}: {self.player_a_id}-{self.player_b_id} {self.result}"
+
+
+class Sheet(models.Model):
+    """An uploaded result sheet. The file is kept in the database so the upload and its import commit together."""
+
+    RECEIVED = "received"
+    REJECTED = "rejected"
+    CHECKED = "checked"
+    IMPORTED = "imported"
+    REPLAYED = "replayed"
+    FAILED = "failed"
+    DISCARDED = "discarded"
+    STATUS_CHOICES = [
+        (RECEIVED, _("received")),
+        (REJECTED, _("rejected: errors to fix")),
+        (CHECKED, _("checked: waiting for confirmation")),
+        (IMPORTED, _("imported: ratings being updated")),
+        (REPLAYED, _("published")),
+        (FAILED, _("failed")),
+        (DISCARDED, _("discarded")),
+    ]
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="sheets")
+    file_name = models.CharField(_("file name"), max_length=200)
+    content = models.BinaryField(_("content"))
+    sha256 = models.CharField(_("SHA-256"), max_length=64, db_index=True)
+    size = models.PositiveIntegerField(_("size"))
+    uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                    related_name="uploaded_sheets", verbose_name=_("uploaded by"))
+    uploaded_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
+    status = models.CharField(_("status"), max_length=10, choices=STATUS_CHOICES, default=RECEIVED)
+    report = models.JSONField(_("report"), default=dict, blank=True)
+    new_players = models.JSONField(_("new players"), default=dict, blank=True)
+    replay_request = models.ForeignKey("ratings.ReplayRequest", on_delete=models.SET_NULL, null=True, blank=True,
+                                       related_name="+")
+    imported_at = models.DateTimeField(_("imported at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-uploaded_at", "-id"]
+        verbose_name = _("result sheet")
+        verbose_name_plural = _("result sheets")
+
+    def __str__(self) -> str:
+        return f"{self.file_name} ({self.get_status_display()})"
+
+
+class Standing(models.Model):
+    """A player's place in one pool of a tournament. Derived by the replay."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
+    pool = models.CharField(_("pool"), max_length=30)
+    rank = models.PositiveIntegerField(_("rank"))
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="standings")
+    score = models.FloatField(_("score"))
+    opponents_score = models.FloatField(_("opponents' score"))
+    penalty = models.PositiveSmallIntegerField(_("penalty"), default=0)
+    wins = models.PositiveSmallIntegerField(default=0)
+    draws = models.PositiveSmallIntegerField(default=0)
+    losses = models.PositiveSmallIntegerField(default=0)
+    games = models.PositiveSmallIntegerField(_("scored rounds"), default=0)
+    tiebreak = models.CharField(_("decided by"), max_length=20, blank=True)
+    rating_before = models.IntegerField(_("rating before"), null=True, blank=True)
+    rating_after = models.IntegerField(_("rating after"), null=True, blank=True)
+    performance = models.FloatField(_("performance rating"), null=True, blank=True)
+    detail = models.JSONField(_("rounds"), default=list, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "pool", "rank"]
+        verbose_name = _("standing")
+        verbose_name_plural = _("standings")
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="one_standing_per_player")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} {self.pool} #{self.rank} {self.player_id}"
+
+
+class TournamentOutcome(models.Model):
+    """What the replay concluded about a tournament as a whole. Derived."""
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, primary_key=True,
+                                      related_name="outcome")
+    average_rating = models.FloatField(_("average rating"), null=True, blank=True)
+    ranked_players = models.PositiveIntegerField(_("ranked players"), default=0)
+    rated_games = models.PositiveIntegerField(_("rated games"), default=0)
+    charter_failures = models.JSONField(_("charter failures"), default=list, blank=True)
+    counts = models.BooleanField(_("counts for the championship"), default=False)
+
+    class Meta:
+        verbose_name = _("tournament outcome")
+        verbose_name_plural = _("tournament outcomes")
