@@ -43,9 +43,9 @@ def parse_database_url(url: str, *, base_dir: Path) -> dict:
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
     if scheme == "sqlite":
+        # As in SQLAlchemy and dj-database-url: sqlite:///relative/path, sqlite:////absolute/path.
         raw_path = unquote(url[len("sqlite://"):])
-        if raw_path.startswith("/") and not raw_path.startswith("//"):
-            raw_path = raw_path[1:] if raw_path[1:2] == "/" else raw_path
+        raw_path = raw_path[1:] if raw_path.startswith("/") else raw_path
         if raw_path in ("", "/"):
             raise ImproperlyConfigured(f"DATABASE_URL={url!r} names no SQLite file: use sqlite:///path/to/db.sqlite3.")
         path = Path(raw_path)

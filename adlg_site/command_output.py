@@ -1,0 +1,19 @@
+"""Shared output of the export commands: CSV with a header row, or JSON, exactly as COMMANDS.md says."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterable, Sequence
+
+FORMATS = ("csv", "json")
+
+
+def write_table(stream, *, columns: Sequence[str], rows: Iterable[Sequence], fmt: str) -> None:
+    if fmt == "json":
+        stream.write(json.dumps([dict(zip(columns, row, strict=True)) for row in rows], ensure_ascii=False))
+        stream.write("\n")
+        return
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(rows)

@@ -1,0 +1,77 @@
+"""Bulk writers for the derived rows: COPY on PostgreSQL, executemany on SQLite. Never a query per row."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from django.db import connection
+
+EVENT_COLUMNS = (
+    "system_id", "player_id", "seq", "kind", "date", "tournament_id", "game_id", "opponent_id", "year",
+    "rating_before", "rating_after", "change", "games_before", "opponent_rating", "k", "expected", "score",
+)
+
+
+def rows_insert(*, table: str, columns: Sequence[str], rows: Iterable[tuple]) -> int:
+    """Insert plain tuples into `table`; returns the number of rows written."""
+    column_list = ", ".join(connection.ops.quote_name(c) for c in columns)
+    count = 0
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            raw = cursor.cursor
+            with raw.copy(f"COPY {connection.ops.quote_name(table)} ({column_list}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+                    count += 1
+            return count
+        placeholders = ", ".join(["%s"] * len(columns))
+        sql = f"INSERT INTO {connection.ops.quote_name(table)} ({column_list}) VALUES ({placeholders})"
+        batch: list[tuple] = []
+        for row in rows:
+            batch.append(row)
+            if len(batch) >= 5000:
+                cursor.executemany(sql, batch)
+                count += len(batch)
+                batch = []
+        if batch:
+            cursor.executemany(sql, batch)
+            count += len(batch)
+    return count
+
+
+def rows_update(*, table: str, key: str, columns: Sequence[str], rows: Sequence[tuple]) -> None:
+    """Update many rows by `key` in a few statements: rows are (key, *columns)."""
+    if not rows:
+        return
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # One UPDATE … FROM (VALUES …) per chunk; casts come from the target table's own column types.
+            for start in range(0, len(rows), 5000):
+                chunk = rows[start:start + 5000]
+                values = ", ".join(["(" + ", ".join(["%s"] * (len(columns) + 1)) + ")"] * len(chunk))
+                assignments = ", ".join(
+                    f"{quote(c)} = v.{quote(c)}::{_pg_type(table, c)}" for c in columns
+                )
+                names = ", ".join([quote(key), *(quote(c) for c in columns)])
+                sql = (f"UPDATE {quote(table)} AS t SET {assignments} FROM (VALUES {values}) AS v({names}) "
+                       f"WHERE t.{quote(key)} = v.{quote(key)}::{_pg_type(table, key)}")
+                cursor.execute(sql, [value for row in chunk for value in row])
+            return
+        assignments = ", ".join(f"{quote(c)} = %s" for c in columns)
+        sql = f"UPDATE {quote(table)} SET {assignments} WHERE {quote(key)} = %s"
+        cursor.executemany(sql, [(*row[1:], row[0]) for row in rows])
+
+
+_PG_TYPES: dict[tuple[str, str], str] = {}
+
+
+def _pg_type(table: str, column: str) -> str:
+    if (table, column) not in _PG_TYPES:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = %s", [table]
+            )
+            for name, data_type in cursor.fetchall():
+                _PG_TYPES[(table, name)] = data_type
+    return _PG_TYPES[(table, column)]

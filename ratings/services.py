@@ -1,0 +1,260 @@
+"""The replay: stored facts in, every derived row out (RULES.md §3).
+
+`ratings_replay` recomputes one rating system from a date on (or from scratch) inside the caller's
+transaction: rating events, current ratings and ranks, standings, tournament outcomes and championship
+results. `replay_pending` is what the worker runs: it takes the system's lock, folds every pending request
+into one run from the earliest date any of them touches, and marks them done in the same transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from django.db import connection, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from players.models import SPARE_ID
+from ratings.engine import History, PlayerState, replay
+from ratings.facts import Facts, facts_load
+from ratings.history_writer import EVENT_COLUMNS, rows_insert, rows_update
+from ratings.models import PlayerRating, RatingEvent, RatingSystem, ReplayLock, ReplayRequest
+from ratings.ranks import rank_for
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ReplaySummary:
+    system: str
+    since: date | None
+    games: int
+    events: int
+    seconds: float
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds else 0.0
+
+
+def _start_state(system: RatingSystem, since: date) -> tuple[dict[int, PlayerState], int]:
+    """Each player's state from the stored events dated before `since`, and the last sequence number used."""
+    table = RatingEvent._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""SELECT e.player_id, e.rating_after,
+                       e.games_before + CASE WHEN e.kind = 'game' THEN 1 ELSE 0 END
+                FROM {table} e
+                JOIN (SELECT player_id, MAX(seq) AS seq FROM {table}
+                      WHERE system_id = %s AND date < %s GROUP BY player_id) last
+                  ON last.player_id = e.player_id AND last.seq = e.seq
+                WHERE e.system_id = %s""",  # noqa: S608 - table name from the model, values bound
+            [system.code, since, system.code],
+        )
+        latest = cursor.fetchall()
+        cursor.execute(
+            f"""SELECT player_id, MAX(date) FROM {table}
+                WHERE system_id = %s AND date < %s AND kind = 'game' GROUP BY player_id""",  # noqa: S608
+            [system.code, since],
+        )
+        last_played = dict(cursor.fetchall())
+    state = {
+        player: PlayerState(rating, games, _as_date(last_played.get(player))) for player, rating, games in latest
+    }
+    last_seq = (
+        RatingEvent.objects.filter(system=system, date__lt=since).aggregate(m=Max("seq"))["m"] or 0
+    )
+    return state, last_seq
+
+
+def _as_date(value) -> date | None:
+    if value is None or isinstance(value, date):
+        return value
+    return date.fromisoformat(str(value))
+
+
+def _event_rows(system: RatingSystem, facts: Facts, history: History, *, first_seq: int,
+                start_games: dict[int, int]):
+    """Expand the engine's records to one event row per player per game (and per adjustment), in order."""
+    ruleset = system.get_ruleset()
+    values = ruleset.result_values
+    info = facts.info
+    end_of = {tid: t.end for tid, t in info.items()}
+    results = {g[0]: g[5] for t in info.values() for g in t.games}
+    games_count = dict(start_games)
+    adjustments = history.adjustments
+    code = system.code
+    seq = first_seq
+    adj_index = 0
+    n_adj = len(adjustments)
+    for record in history.games:
+        gid, tid, a, b, before_a, change_a, k_a, before_b, change_b, k_b, p_a = record[:11]
+        end = end_of[tid]
+        while adj_index < n_adj and date(adjustments[adj_index][0], 12, 31) < end:
+            year, player, before, after = adjustments[adj_index]
+            yield (code, player, seq, "adjustment", date(year, 12, 31), None, None, None, year, before, after,
+                   after - before, games_count.get(player, 0), None, None, None, None)
+            seq += 1
+            adj_index += 1
+        s_a, s_b = values[results[gid]]
+        if a != SPARE_ID:
+            games_a = games_count.get(a, 0)
+            yield (code, a, seq, "game", end, tid, gid, b, None, before_a, before_a + change_a, change_a, games_a,
+                   before_b, k_a, p_a, s_a)
+            games_count[a] = games_a + 1
+            seq += 1
+        if b != SPARE_ID:
+            games_b = games_count.get(b, 0)
+            yield (code, b, seq, "game", end, tid, gid, a, None, before_b, before_b + change_b, change_b, games_b,
+                   before_a, k_b, 1.0 - p_a, s_b)
+            games_count[b] = games_b + 1
+            seq += 1
+    while adj_index < n_adj:
+        year, player, before, after = adjustments[adj_index]
+        yield (code, player, seq, "adjustment", date(year, 12, 31), None, None, None, year, before, after,
+               after - before, games_count.get(player, 0), None, None, None, None)
+        seq += 1
+        adj_index += 1
+
+
+def ratings_replay(*, system: RatingSystem, since: date | None = None) -> ReplaySummary:
+    """Recompute `system` from `since` (None: from scratch). Run inside a transaction holding the lock."""
+    from championship.services import championship_refresh
+    from tournaments.results import tournament_results_write
+
+    started = time.perf_counter()
+    ruleset = system.get_ruleset()
+    if since is not None and not RatingEvent.objects.filter(system=system, date__lt=since).exists():
+        since = None  # nothing stored before it: a full replay is the same thing and simpler
+    if since is None:
+        start_state, last_seq = {}, 0
+    else:
+        start_state, last_seq = _start_state(system, since)
+    facts = facts_load(system=system, since=since)
+    start_games = {opening.player: opening.games for opening in facts.openings}
+    start_games.update((player, state.games) for player, state in start_state.items())
+    history = replay(
+        ruleset,
+        tournaments=facts.tournaments,
+        openings=facts.openings,
+        closed_years=facts.closed_years,
+        excluded=facts.excluded,
+        start_state=start_state or None,
+        after=(since - timedelta(days=1)) if since is not None else None,
+    )
+    events = RatingEvent.objects.filter(system=system)
+    if since is not None:
+        events = events.filter(date__gte=since)
+    events._raw_delete(events.db)
+    written = rows_insert(table=RatingEvent._meta.db_table, columns=EVENT_COLUMNS,
+                          rows=_event_rows(system, facts, history, first_seq=last_seq + 1,
+                                           start_games=start_games))
+    _player_ratings_sync(system, ruleset, history, start_state, facts)
+    tournament_results_write(system=system, facts=facts, history=history)
+    championship_refresh(system=system, since=since)
+    elapsed = time.perf_counter() - started
+    summary = ReplaySummary(system.code, since, len(history.games), written, elapsed)
+    logger.info("replayed %s since %s: %d games, %d events in %.2fs", system.code, since, summary.games,
+                written, elapsed)
+    return summary
+
+
+def _player_ratings_sync(system, ruleset, history: History, start_state, facts: Facts) -> None:
+    """Bring PlayerRating in line with the final states: insert, update and delete only what changed."""
+    final = dict(start_state)
+    final.update(history.final)
+    final.pop(SPARE_ID, None)
+    for player in facts.excluded:
+        final.pop(player, None)
+    for opening in facts.openings:
+        if opening.player not in final and opening.player not in facts.excluded:
+            final[opening.player] = PlayerState(opening.rating, opening.games, None)
+    opened = {opening.player for opening in facts.openings}
+    listed = {player: state for player, state in final.items() if state.games > 0 or player in opened}
+    order = sorted(listed, key=lambda p: (-listed[p].rating, p))
+    position = {player: index for index, player in enumerate(order, start=1)}
+    desired = {
+        player: (state.rating, state.games, rank_for(ruleset, state.rating, state.games).code, position[player],
+                 state.last_played)
+        for player, state in listed.items()
+    }
+    existing = {
+        row[0]: (row[1:6], row[6])
+        for row in PlayerRating.objects.filter(system=system).values_list(
+            "player_id", "rating", "games", "rank_code", "position", "last_played", "id")
+    }
+    stale = [pk for player, (_, pk) in existing.items() if player not in desired]
+    if stale:
+        PlayerRating.objects.filter(pk__in=stale)._raw_delete(PlayerRating.objects.db)
+    changed = [(existing[p][1], *values) for p, values in desired.items()
+               if p in existing and tuple(existing[p][0]) != values]
+    rows_update(table=PlayerRating._meta.db_table, key="id",
+                columns=("rating", "games", "rank_code", "position", "last_played"), rows=changed)
+    rows_insert(
+        table=PlayerRating._meta.db_table,
+        columns=("system_id", "player_id", "rating", "games", "rank_code", "position", "last_played"),
+        rows=((system.code, p, *values) for p, values in desired.items() if p not in existing),
+    )
+
+
+class ReplayBusy(Exception):
+    """Another replay of the same system holds the lock; it will pick up the pending requests."""
+
+
+def replay_pending(*, system_code: str) -> list[ReplaySummary]:
+    """Run the pending requests of one system until none is left; one replay at a time per system.
+
+    The lock row is taken with SKIP LOCKED: a second worker arriving while a replay runs returns at once,
+    and the running one sees the new request when it loops — requests that pile up coalesce into one run.
+    """
+    summaries = []
+    while True:
+        with transaction.atomic():
+            lock = ReplayLock.objects.select_for_update(skip_locked=True).filter(system_id=system_code).first()
+            if lock is None:
+                if not ReplayLock.objects.filter(system_id=system_code).exists():
+                    ReplayLock.objects.get_or_create(system_id=system_code)
+                    continue
+                raise ReplayBusy(system_code)
+            pending = list(
+                ReplayRequest.objects.filter(system_id=system_code,
+                                             status__in=[ReplayRequest.PENDING, ReplayRequest.RUNNING])
+                .values_list("id", "since")
+            )
+            if not pending:
+                return summaries
+            ids = [pk for pk, _ in pending]
+            since = None if any(s is None for _, s in pending) else min(s for _, s in pending)
+            now = timezone.now()
+            summary = ratings_replay(system=lock.system, since=since)
+            ReplayRequest.objects.filter(id__in=ids).update(
+                status=ReplayRequest.DONE, started_at=now, finished_at=timezone.now(), games=summary.games
+            )
+            _mark_sheets_published(ids)
+            lock.replayed_at = timezone.now()
+            lock.save(update_fields=["replayed_at"])
+            summaries.append(summary)
+
+
+def _mark_sheets_published(request_ids: list[int]) -> None:
+    from tournaments.models import Sheet
+
+    Sheet.objects.filter(replay_request_id__in=request_ids, status=Sheet.IMPORTED).update(status=Sheet.REPLAYED)
+
+
+def replay_from_scratch(*, system: RatingSystem) -> ReplaySummary:
+    """Recompute everything of `system` now, in this process (the `replay_ratings` command)."""
+    with transaction.atomic():
+        ReplayLock.objects.get_or_create(system=system)
+        ReplayLock.objects.select_for_update().get(system=system)
+        # Only the requests seen before the facts are read are settled by this run; later ones stay pending.
+        settled = list(ReplayRequest.objects.filter(
+            system=system, status__in=[ReplayRequest.PENDING, ReplayRequest.RUNNING]).values_list("id", flat=True))
+        summary = ratings_replay(system=system, since=None)
+        ReplayRequest.objects.filter(id__in=settled).update(
+            status=ReplayRequest.DONE, finished_at=timezone.now(), games=summary.games)
+        _mark_sheets_published(settled)
+    return summary

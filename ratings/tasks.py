@@ -1,0 +1,65 @@
+"""Thin Celery tasks: they take ids, call one service, and are safe to run twice."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from celery import shared_task
+from django.utils import timezone
+
+from ratings.models import ReplayRequest
+from ratings.services import ReplayBusy, replay_pending
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(Exception,),
+    dont_autoretry_for=(ReplayBusy,),
+    retry_backoff=5,
+    retry_backoff_max=300,
+    max_retries=8,
+    soft_time_limit=25 * 60,
+    time_limit=30 * 60,
+)
+def replay_system(self, system_code: str) -> int:
+    """Replay what is pending for one system. A busy lock means another run will pick the requests up."""
+    try:
+        return len(replay_pending(system_code=system_code))
+    except ReplayBusy:
+        logger.info("replay of %s already running; its loop takes the new requests", system_code)
+        return 0
+
+
+def enqueue_replay(system_code: str) -> None:
+    """Called after commit. If the broker is unreachable the request row stays pending for the sweep."""
+    try:
+        replay_system.delay(system_code)
+    except Exception:  # the broker is down: the periodic sweep will enqueue the pending request again
+        logger.exception("could not enqueue the replay of %s; the sweep will retry", system_code)
+
+
+@shared_task(acks_late=True)
+def sweep_replay_requests(older_than_seconds: int = 60) -> list[str]:
+    """Enqueue the systems whose requests have waited too long (lost message, worker killed, broker outage)."""
+    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
+    systems = sorted(set(
+        ReplayRequest.objects.filter(status__in=[ReplayRequest.PENDING, ReplayRequest.RUNNING],
+                                     requested_at__lt=cutoff).values_list("system_id", flat=True)
+    ))
+    for code in systems:
+        enqueue_replay(code)
+    return systems
+
+
+@shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=30, max_retries=5)
+def close_year_task(year: int | None = None) -> list[str]:
+    """The yearly downgrade, scheduled at 23:30 on 31 December (Europe/Paris): closes the current year."""
+    from ratings.closing import year_close
+
+    year = year or timezone.localdate().year
+    return [system for system, created in year_close(year=year, user=None) if created]

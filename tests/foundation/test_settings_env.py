@@ -1,0 +1,82 @@
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from adlg_site.env import env_bool, env_list, parse_database_url, validate_redis_url
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_it_reads_a_sqlite_url_relative_to_the_project():
+    config = parse_database_url("sqlite:///db/test.sqlite3", base_dir=ROOT)
+    assert config["ENGINE"] == "django.db.backends.sqlite3"
+    assert config["NAME"] == str(ROOT / "db/test.sqlite3")
+
+
+def test_it_reads_an_absolute_sqlite_path():
+    assert parse_database_url("sqlite:////tmp/x.sqlite3", base_dir=ROOT)["NAME"] == "/tmp/x.sqlite3"
+
+
+def test_it_reads_a_postgres_url_with_credentials():
+    config = parse_database_url("postgres://ann:s%40cret@db.example:6543/ratings", base_dir=ROOT)
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert (config["USER"], config["PASSWORD"], config["HOST"], config["PORT"], config["NAME"]) == (
+        "ann", "s@cret", "db.example", "6543", "ratings")
+
+
+@pytest.mark.parametrize("url", ["mysql://x@y/z", "postgres://host/", "sqlite://", "postgres://h:notaport/db"])
+def test_it_refuses_a_database_url_it_cannot_use(url):
+    with pytest.raises(ImproperlyConfigured):
+        parse_database_url(url, base_dir=ROOT)
+
+
+@pytest.mark.parametrize("url", ["http://localhost:6379", "redis://", "redis://host:port/0"])
+def test_it_refuses_a_bad_redis_url(url):
+    with pytest.raises(ImproperlyConfigured):
+        validate_redis_url(url)
+
+
+def test_it_parses_booleans_strictly(monkeypatch):
+    monkeypatch.setenv("DEBUG", "yes")
+    assert env_bool("DEBUG", False) is True
+    monkeypatch.setenv("DEBUG", "off")
+    assert env_bool("DEBUG", True) is False
+    monkeypatch.setenv("DEBUG", "maybe")
+    with pytest.raises(ImproperlyConfigured):
+        env_bool("DEBUG", False)
+
+
+def test_it_splits_allowed_hosts_and_refuses_an_empty_list(monkeypatch):
+    monkeypatch.setenv("ALLOWED_HOSTS", "a.org, b.org")
+    assert env_list("ALLOWED_HOSTS", []) == ["a.org", "b.org"]
+    monkeypatch.setenv("ALLOWED_HOSTS", " , ")
+    with pytest.raises(ImproperlyConfigured):
+        env_list("ALLOWED_HOSTS", [])
+
+
+def _settings_in_subprocess(module: str, env: dict) -> subprocess.CompletedProcess:
+    code = "import django; django.setup(); from django.conf import settings; print(settings.CELERY_TASK_ALWAYS_EAGER)"
+    base = {"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": module}
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**base, **env}, capture_output=True,
+                          text=True, timeout=60)
+
+
+def test_production_settings_refuse_to_start_without_a_secret_key():
+    result = _settings_in_subprocess("adlg_site.settings.production", {"ALLOWED_HOSTS": "x.org"})
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr
+
+
+def test_a_bad_debug_value_stops_start_up():
+    result = _settings_in_subprocess("adlg_site.settings.local", {"DEBUG": "perhaps"})
+    assert result.returncode != 0
+    assert "DEBUG='perhaps' is not a boolean" in result.stderr
+
+
+def test_tasks_run_in_process_without_redis_and_on_the_broker_with_it():
+    assert _settings_in_subprocess("adlg_site.settings.local", {}).stdout.strip() == "True"
+    with_redis = _settings_in_subprocess("adlg_site.settings.local", {"REDIS_URL": "redis://127.0.0.1:6379/0"})
+    assert with_redis.stdout.strip() == "False"

@@ -1,0 +1,70 @@
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand
+
+from ratings.services import ReplayBusy, replay_pending
+from tournaments.services import SheetOutcome, sheet_import_bytes
+
+
+class Command(BaseCommand):
+    help = ("Validate and import result sheets in the order given, each all or nothing, then bring ratings, "
+            "standings and championship up to date (with --async, queue that work and return).")
+
+    def add_arguments(self, parser):
+        parser.add_argument("files", nargs="+", help=".xlsx result sheets")
+        parser.add_argument("--json", action="store_true", help="one JSON report per file, one per line")
+        parser.add_argument("--async", dest="run_async", action="store_true",
+                            help="queue the replay for the worker and return")
+        parser.add_argument("--lang", default="en", choices=["en", "fr"], help="language of the messages")
+
+    def handle(self, *args, **options):
+        lang = options["lang"]
+        any_failed = False
+        systems = set()
+        for name in options["files"]:
+            path = Path(name)
+            outcome = self._import_one(path)
+            if outcome.ok and outcome.tournament_id is not None:
+                systems.add(outcome.sheet.tournament.system_id if outcome.sheet and outcome.sheet.tournament
+                            else "adlg")
+            any_failed |= not outcome.ok
+            self._report(path, outcome, lang=lang, as_json=options["json"])
+        if systems and not options["run_async"]:
+            for code in sorted(systems):
+                try:
+                    replay_pending(system_code=code)
+                except ReplayBusy:
+                    self.stderr.write(f"a replay of {code} is already running; it will include these sheets")
+        if any_failed:
+            raise SystemExit(1)
+
+    def _import_one(self, path: Path) -> SheetOutcome:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            from tournaments.sheet import read_sheet
+
+            # An unreadable path is reported like an unreadable file, in the same format.
+            outcome = SheetOutcome(sheet=None, report=read_sheet(b"", today=__import__("datetime").date.today()).report)
+            outcome.report.errors[:] = outcome.report.errors[:1]
+            self.stderr.write(f"{path}: {exc.strerror or exc}")
+            return outcome
+        return sheet_import_bytes(data=data, file_name=path.name)
+
+    def _report(self, path: Path, outcome: SheetOutcome, *, lang: str, as_json: bool) -> None:
+        if as_json:
+            self.stdout.write(json.dumps(outcome.as_json(lang), ensure_ascii=False))
+            return
+        report = outcome.report.as_dict(lang)
+        if outcome.ok:
+            state = "unchanged (already imported)" if outcome.unchanged else "imported"
+            new = ", ".join(f"{tag}→{pid}" for tag, pid in outcome.new_players.items())
+            self.stdout.write(f"{path}: {state} as tournament {outcome.tournament_id}"
+                              + (f"; new players {new}" if new else ""))
+        else:
+            self.stderr.write(f"{path}: refused, nothing imported")
+        for issue in report["errors"]:
+            self.stderr.write(f"  error {issue['sheet']}!{issue['cell']}: {issue['message']}")
+        for issue in report["warnings"]:
+            self.stdout.write(f"  warning {issue['sheet']}!{issue['cell']}: {issue['message']}")

@@ -1,0 +1,251 @@
+"""Result-sheet import: check a workbook against the federation, preview it, then write it all or nothing.
+
+The pure reader (tournaments.sheet) finds everything wrong inside the file; this module adds what only the
+database knows (IDs, excluded players, tournaments already on the site), keeps every upload, and writes an
+accepted sheet's tournament, players, registrations and games in one transaction together with the replay
+request that brings ratings up to date.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.db import transaction
+from django.db.models import Q
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+from players.audit import audit_record
+from players.models import SPARE_ID, IdAllocator, Player, RetiredId
+from players.services import club_for_name, player_ids_allocate
+from ratings.models import RatingSystem
+from ratings.requests import replay_request
+from tournaments.models import Game, Registration, Sheet, Tournament
+from tournaments.sheet import (
+    KnownPlayer,
+    KnownTournament,
+    ParsedSheet,
+    Report,
+    SheetContext,
+    check_sheet,
+    read_sheet,
+    referenced_ids,
+)
+
+
+@dataclass
+class SheetOutcome:
+    """What happened to one uploaded file; `as_json` is the line `import_results --json` prints."""
+
+    sheet: Sheet | None
+    report: Report
+    tournament_id: int | None = None
+    new_players: dict[str, int] = field(default_factory=dict)
+    unchanged: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.report.ok
+
+    def as_json(self, lang: str = "en") -> dict:
+        report = self.report.as_dict(lang)
+        return {
+            "ok": self.ok,
+            "tournament_id": self.tournament_id,
+            "new_players": dict(self.new_players),
+            "errors": report["errors"],
+            "warnings": report["warnings"],
+        }
+
+
+def _context(parsed: ParsedSheet) -> SheetContext:
+    ids = referenced_ids(parsed)
+    known = {
+        p.id: KnownPlayer(p.id, p.last_name, p.first_name, p.club.name if p.club else None, p.is_excluded)
+        for p in Player.objects.filter(id__in=ids).select_related("club")
+    }
+    new_last_names = {p.last_name.casefold() for p in parsed.players if p.player_id is None and p.last_name}
+    name_club_index = {}
+    if new_last_names:
+        candidates = (
+            Player.objects.public().annotate(lower_last=Lower("last_name"))
+            .filter(lower_last__in=new_last_names).select_related("club")
+        )
+        for p in candidates:
+            key = (p.last_name.casefold(), p.first_name.casefold(), (p.club.name if p.club else "").casefold())
+            name_club_index[key] = p.id
+    sheet_tournament = parsed.tournament
+    tournament = same = None
+    if sheet_tournament is not None:
+        if sheet_tournament.tournament_id is not None:
+            row = Tournament.objects.filter(pk=sheet_tournament.tournament_id).first()
+            tournament = _known_tournament(row)
+        else:
+            row = (
+                Tournament.objects.filter(start_date=sheet_tournament.start)
+                .filter(name__iexact=sheet_tournament.name.strip())
+                .exclude(status=Tournament.REGISTERED)
+                .first()
+            )
+            same = _known_tournament(row)
+    retired = frozenset(RetiredId.objects.filter(id__in=ids).values_list("id", flat=True))
+    return SheetContext(players=known, name_club_index=name_club_index, tournament=tournament,
+                        same_name_and_start=same, retired_ids=retired)
+
+
+def _known_tournament(row: Tournament | None) -> KnownTournament | None:
+    if row is None:
+        return None
+    return KnownTournament(row.id, row.name, row.start_date, row.system_id)
+
+
+def sheet_check(*, data: bytes, today: date | None = None) -> tuple[ParsedSheet, Report]:
+    """Read and check a workbook: the file's own problems, then the federation's. Writes nothing."""
+    parsed = read_sheet(data, today=today or timezone.localdate())
+    if parsed.tournament is None or not parsed.report.ok and _structural(parsed.report):
+        return parsed, parsed.report
+    return parsed, check_sheet(parsed, _context(parsed))
+
+
+def _structural(report: Report) -> bool:
+    """A file the reader could not make sense of: checking it against the database would only add noise."""
+    return any(issue.sheet in ("", None) for issue in report.errors)
+
+
+def sheet_receive(*, data: bytes, file_name: str, user=None) -> tuple[Sheet, ParsedSheet, Report]:
+    """Keep an uploaded file and its report (status rejected or checked). The referee confirms afterwards."""
+    parsed, report = sheet_check(data=data)
+    sheet = Sheet.objects.create(
+        file_name=file_name[:200], content=data, sha256=hashlib.sha256(data).hexdigest(), size=len(data),
+        uploaded_by=user if getattr(user, "is_authenticated", False) else None,
+        status=Sheet.CHECKED if report.ok else Sheet.REJECTED,
+        report={"en": report.as_dict("en"), "fr": report.as_dict("fr")},
+        tournament_id=parsed.tournament.tournament_id if parsed.tournament and report.ok else None,
+    )
+    return sheet, parsed, report
+
+
+def _already_imported(sha256: str) -> Sheet | None:
+    return (
+        Sheet.objects.filter(sha256=sha256, status__in=[Sheet.IMPORTED, Sheet.REPLAYED], tournament__isnull=False)
+        .order_by("-imported_at").first()
+    )
+
+
+def sheet_import(*, sheet: Sheet, user=None) -> SheetOutcome:
+    """Import a received sheet all or nothing; the same content twice changes nothing the second time."""
+    data = bytes(sheet.content)
+    with transaction.atomic():
+        # One import at a time: the allocator row is the federation-wide lock for new IDs and new tournaments,
+        # so two referees importing at once end as if one had gone first.
+        IdAllocator.objects.get_or_create(pk=1)
+        IdAllocator.objects.select_for_update().get(pk=1)
+        previous = _already_imported(sheet.sha256)
+        if previous is not None and previous.pk != sheet.pk:
+            parsed = read_sheet(data, today=timezone.localdate())
+            Sheet.objects.filter(pk=sheet.pk).update(status=previous.status, tournament=previous.tournament,
+                                                     new_players=previous.new_players)
+            return SheetOutcome(sheet=sheet, report=parsed.report, tournament_id=previous.tournament_id,
+                                new_players=dict(previous.new_players), unchanged=True)
+        parsed, report = sheet_check(data=data)
+        if not report.ok:
+            Sheet.objects.filter(pk=sheet.pk).update(
+                status=Sheet.REJECTED, report={"en": report.as_dict("en"), "fr": report.as_dict("fr")})
+            return SheetOutcome(sheet=sheet, report=report)
+        tournament, new_players, since = _write_tournament(parsed, user=user)
+        request = replay_request(system=tournament.system, since=since,
+                                 reason=f"sheet {sheet.file_name} for tournament {tournament.pk}")
+        sheet.tournament = tournament
+        sheet.status = Sheet.IMPORTED
+        sheet.new_players = new_players
+        sheet.replay_request = request
+        sheet.imported_at = timezone.now()
+        sheet.report = {"en": report.as_dict("en"), "fr": report.as_dict("fr")}
+        sheet.save(update_fields=["tournament", "status", "new_players", "replay_request", "imported_at",
+                                  "report"])
+        audit_record(user=user, action="import_sheet", obj=tournament,
+                     summary=f"{sheet.file_name}: {len(parsed.games)} games, {len(new_players)} new players",
+                     changes={"sheet": sheet.pk, "sha256": sheet.sha256, "new_players": new_players})
+    return SheetOutcome(sheet=sheet, report=report, tournament_id=tournament.pk, new_players=new_players)
+
+
+def sheet_import_bytes(*, data: bytes, file_name: str, user=None) -> SheetOutcome:
+    """Receive and import in one step (the `import_results` command and the API)."""
+    with transaction.atomic():
+        sheet, _, report = sheet_receive(data=data, file_name=file_name, user=user)
+        if not report.ok:
+            return SheetOutcome(sheet=sheet, report=report)
+        return sheet_import(sheet=sheet, user=user)
+
+
+def _write_tournament(parsed: ParsedSheet, *, user) -> tuple[Tournament, dict[str, int], date]:
+    info = parsed.tournament
+    system = RatingSystem.objects.get(code=info.rating_system)
+    clubs: dict = {}
+    values = {
+        "system": system, "name": info.name.strip(), "start_date": info.start, "end_date": info.end,
+        "city": info.city, "country_id": info.country, "referee_name": info.referee,
+        "organising_club": club_for_name(info.organising_club, country_id=info.country, cache=clubs),
+        "army_points": info.army_points, "rounds": info.rounds, "worlds": info.worlds, "official": info.official,
+        "pools": len({p.pool for p in parsed.players}) or 1, "status": Tournament.RECEIVED,
+    }
+    if info.tournament_id is not None:
+        tournament = Tournament.objects.select_for_update().get(pk=info.tournament_id)
+        since = min(tournament.end_date, info.end) if tournament.status != Tournament.REGISTERED else info.end
+        for key, value in values.items():
+            setattr(tournament, key, value)
+        tournament.save()
+        tournament.games.all().delete()
+        tournament.registrations.all().delete()
+    else:
+        tournament = Tournament.objects.create(announced_on=None, **values)
+        since = info.end
+    new_players = _create_new_players(parsed, clubs)
+    ids = {p.key: (p.player_id if p.player_id is not None else new_players[p.key]) for p in parsed.players}
+    Registration.objects.bulk_create([
+        Registration(
+            tournament=tournament, player_id=ids[p.key], pool=p.pool, army=p.army or "", penalty=p.penalty,
+            penalty_reason=p.penalty_reason or "", row=p.row,
+            club=club_for_name(p.club, country_id=p.country, cache=clubs),
+        )
+        for p in parsed.players
+    ])
+    Game.objects.bulk_create([
+        Game(tournament=tournament, round=g.round, table=g.table, player_a_id=ids[g.a], player_b_id=ids[g.b],
+             result=g.result, a_losses=g.a_losses, b_losses=g.b_losses, free=g.free, row=g.row)
+        for g in parsed.games
+    ])
+    _fill_missing_player_details(parsed, ids, clubs)
+    return tournament, new_players, since
+
+
+def _create_new_players(parsed: ParsedSheet, clubs: dict) -> dict[str, int]:
+    tagged = [p for p in parsed.players if p.player_id is None]
+    given = player_ids_allocate(len(tagged))
+    Player.objects.bulk_create([
+        Player(id=pid, last_name=p.last_name.strip(), first_name=(p.first_name or "").strip(),
+               club=club_for_name(p.club, country_id=p.country, cache=clubs), country_id=p.country)
+        for pid, p in zip(given, tagged, strict=True)
+    ])
+    return {p.key: pid for pid, p in zip(given, tagged, strict=True)}
+
+
+def _fill_missing_player_details(parsed: ParsedSheet, ids: dict[str, int], clubs: dict) -> None:
+    """A known player whose record has no club or country takes the sheet's: the board's data stands."""
+    known = [p for p in parsed.players if p.player_id is not None and p.player_id != SPARE_ID]
+    if not known:
+        return
+    incomplete = Player.objects.filter(Q(club__isnull=True) | Q(country__isnull=True),
+                                       id__in=[p.player_id for p in known])
+    by_id = {p.player_id: p for p in known}
+    changed = []
+    for player in incomplete:
+        row = by_id[player.id]
+        if player.club_id is None and row.club:
+            player.club = club_for_name(row.club, country_id=row.country, cache=clubs)
+        if player.country_id is None and row.country:
+            player.country_id = row.country
+        changed.append(player)
+    Player.objects.bulk_update(changed, ["club", "country"])
