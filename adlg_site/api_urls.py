@@ -1,1 +1,81 @@
-urlpatterns: list = []
+"""The read API under /api/ (namespace "api"): public GETs, OpenAPI schema and a docs page that needs no CDN."""
+
+from functools import lru_cache
+
+from django.shortcuts import render
+from django.urls import path
+from drf_spectacular.utils import extend_schema
+from drf_spectacular.views import SpectacularAPIView
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+from rest_framework.views import APIView
+
+from championship.api import ChampionshipRankingView, ChampionshipYearListView
+from players.api import PlayerDetailView, PlayerListView, PublicReadMixin
+from ratings.api import RatingSystemListView, RulesetDetailView, RulesetListView
+from tournaments.api import TournamentDetailView, TournamentListView
+
+app_name = "api"
+
+
+@extend_schema(exclude=True)
+class ApiRootView(PublicReadMixin, APIView):
+    """Links to every collection of the read API."""
+
+    def get(self, request):
+        def link(name):
+            return reverse(f"api:{name}", request=request)
+
+        return Response({
+            "players": link("player-list"),
+            "tournaments": link("tournament-list"),
+            "championship": link("championship-years"),
+            "systems": link("system-list"),
+            "rulesets": link("ruleset-list"),
+            "schema": link("schema"),
+            "docs": link("docs"),
+        })
+
+
+@lru_cache(maxsize=1)
+def _operations() -> list[dict]:
+    """The operations of the schema, for the docs page (generated once per process)."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator(urlconf="adlg_site.urls").get_schema(request=None, public=True)
+    rows = []
+    for route, methods in schema.get("paths", {}).items():
+        for method, operation in methods.items():
+            rows.append({
+                "method": method.upper(),
+                "path": route,
+                "browsable": "{" not in route,
+                "summary": operation.get("summary", ""),
+                "description": operation.get("description", ""),
+                "parameters": [
+                    {"name": p["name"], "where": p["in"], "required": p.get("required", False),
+                     "type": p.get("schema", {}).get("type", ""), "description": p.get("description", "")}
+                    for p in operation.get("parameters", [])
+                ],
+            })
+    return rows
+
+
+def api_docs(request):
+    return render(request, "public/api_docs.html", {"operations": _operations()})
+
+
+urlpatterns = [
+    path("", ApiRootView.as_view(), name="root"),
+    path("players/", PlayerListView.as_view(), name="player-list"),
+    path("players/<int:pk>/", PlayerDetailView.as_view(), name="player-detail"),
+    path("tournaments/", TournamentListView.as_view(), name="tournament-list"),
+    path("tournaments/<int:pk>/", TournamentDetailView.as_view(), name="tournament-detail"),
+    path("championship/", ChampionshipYearListView.as_view(), name="championship-years"),
+    path("championship/<int:year>/", ChampionshipRankingView.as_view(), name="championship-ranking"),
+    path("systems/", RatingSystemListView.as_view(), name="system-list"),
+    path("rulesets/", RulesetListView.as_view(), name="ruleset-list"),
+    path("rulesets/<str:code>/", RulesetDetailView.as_view(), name="ruleset-detail"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", api_docs, name="docs"),
+]

@@ -10,6 +10,17 @@ FORMATS = ("csv", "json")
 
 
 def write_table(stream, *, columns: Sequence[str], rows: Iterable[Sequence], fmt: str) -> None:
+    try:
+        _write(stream, columns=columns, rows=rows, fmt=fmt)
+    except BrokenPipeError:
+        # The reader stopped early (`| head`): not an error of ours, and no traceback for it.
+        import os
+        import sys
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _write(stream, *, columns: Sequence[str], rows: Iterable[Sequence], fmt: str) -> None:
     if fmt == "json":
         stream.write(json.dumps([dict(zip(columns, row, strict=True)) for row in rows], ensure_ascii=False))
         stream.write("\n")

@@ -85,7 +85,7 @@ def validate_redis_url(url: str) -> str:
     if parts.scheme not in ("redis", "rediss") or not parts.hostname:
         raise ImproperlyConfigured(f"REDIS_URL={url!r} is not a redis://host:port/db URL.")
     try:
-        parts.port
+        _ = parts.port  # urlsplit checks the port only when it is read
     except ValueError as exc:
         raise ImproperlyConfigured(f"REDIS_URL={url!r} has an invalid port.") from exc
     return url

@@ -1,1 +1,27 @@
-urlpatterns: list = []
+"""The public pages: no account needed, English and French (the language switch posts to /i18n/setlang/)."""
+
+from django.urls import path
+
+from championship import views as championship
+from players import views as players
+from ratings import views as ratings
+from tournaments import views as tournaments
+
+urlpatterns = [
+    path("", players.home, name="home"),
+    path("search/", players.search, name="search"),
+    path("players/<int:player_id>/", players.player_detail, name="player_detail"),
+    path("ratings/", ratings.ratings_index, name="ratings_index"),
+    path("ratings/<slug:system>/", ratings.rating_list_view, name="rating_list"),
+    path("ratings/<slug:system>/ratings.csv", ratings.rating_list_csv, name="rating_list_csv"),
+    path("ratings/<slug:system>/ratings.xlsx", ratings.rating_list_xlsx, name="rating_list_xlsx"),
+    path("rules/", ratings.rules, name="rules"),
+    path("tournaments/", tournaments.tournament_list_view, name="tournament_list"),
+    path("tournaments/<int:tournament_id>/", tournaments.tournament_detail_view, name="tournament_detail"),
+    path("championship/", championship.championship_index, name="championship_index"),
+    path("championship/<int:year>/", championship.championship_year, name="championship_year"),
+    path("championship/<int:year>/international/", championship.championship_international,
+         name="championship_international"),
+    path("championship/<int:year>/countries/<str:country>/", championship.championship_country,
+         name="championship_country"),
+]

@@ -23,6 +23,9 @@ class ChampionshipResult(models.Model):
         constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="one_result_per_tournament")]
         indexes = [models.Index(fields=["year", "player"], name="champ_result_year_player")]
 
+    def __str__(self) -> str:
+        return f"{self.year} {self.tournament_id}/{self.player_id}: {self.points}"
+
 
 class ChampionshipTotal(models.Model):
     """A player's championship total of a year."""
@@ -46,3 +49,6 @@ class ChampionshipTotal(models.Model):
             models.Index(fields=["year", "rank"], name="champ_total_rank"),
             models.Index(fields=["year", "country", "rank"], name="champ_total_country"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.year} #{self.rank} {self.player_id}: {self.total}"

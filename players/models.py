@@ -108,6 +108,9 @@ class IdAllocator(models.Model):
     class Meta:
         verbose_name = _("ID allocator")
 
+    def __str__(self) -> str:
+        return f"last ID given: {self.last_given}"
+
 
 class OpeningBalance(models.Model):
     """A rating migrated from the old site: the start of the player's history here (RULES.md §2)."""

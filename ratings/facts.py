@@ -12,7 +12,8 @@ from players.models import SPARE_ID, OpeningBalance, Player
 from ratings.engine import Game, Opening, Tournament
 from ratings.models import ClosedYear, RatingSystem
 from tournaments.models import Game as GameRow
-from tournaments.models import Registration, Tournament as TournamentRow
+from tournaments.models import Registration
+from tournaments.models import Tournament as TournamentRow
 
 
 @dataclass
@@ -112,6 +113,7 @@ def earliest_tournament_end(*, system: RatingSystem, player_id: int) -> date | N
     """The end date of the first tournament of `system` the player took part in (where their replay starts)."""
     return (
         TournamentRow.objects.filter(system=system)
-        .filter(Q(games__player_a_id=player_id) | Q(games__player_b_id=player_id) | Q(registrations__player_id=player_id))
+        .filter(Q(games__player_a_id=player_id) | Q(games__player_b_id=player_id)
+                | Q(registrations__player_id=player_id))
         .aggregate(first=Min("end_date"))["first"]
     )

@@ -19,13 +19,14 @@ def rows_insert(*, table: str, columns: Sequence[str], rows: Iterable[tuple]) ->
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             raw = cursor.cursor
-            with raw.copy(f"COPY {connection.ops.quote_name(table)} ({column_list}) FROM STDIN") as copy:
+            # Table and column names come from the models, never from input; values travel as COPY data.
+            with raw.copy(f"COPY {connection.ops.quote_name(table)} ({column_list}) FROM STDIN") as copy:  # noqa: S608
                 for row in rows:
                     copy.write_row(row)
                     count += 1
             return count
         placeholders = ", ".join(["%s"] * len(columns))
-        sql = f"INSERT INTO {connection.ops.quote_name(table)} ({column_list}) VALUES ({placeholders})"
+        sql = f"INSERT INTO {connection.ops.quote_name(table)} ({column_list}) VALUES ({placeholders})"  # noqa: S608
         batch: list[tuple] = []
         for row in rows:
             batch.append(row)
@@ -54,12 +55,12 @@ def rows_update(*, table: str, key: str, columns: Sequence[str], rows: Sequence[
                     f"{quote(c)} = v.{quote(c)}::{_pg_type(table, c)}" for c in columns
                 )
                 names = ", ".join([quote(key), *(quote(c) for c in columns)])
-                sql = (f"UPDATE {quote(table)} AS t SET {assignments} FROM (VALUES {values}) AS v({names}) "
+                sql = (f"UPDATE {quote(table)} AS t SET {assignments} FROM (VALUES {values}) AS v({names}) "  # noqa: S608
                        f"WHERE t.{quote(key)} = v.{quote(key)}::{_pg_type(table, key)}")
                 cursor.execute(sql, [value for row in chunk for value in row])
             return
         assignments = ", ".join(f"{quote(c)} = %s" for c in columns)
-        sql = f"UPDATE {quote(table)} SET {assignments} WHERE {quote(key)} = %s"
+        sql = f"UPDATE {quote(table)} SET {assignments} WHERE {quote(key)} = %s"  # noqa: S608
         cursor.executemany(sql, [(*row[1:], row[0]) for row in rows])
 
 

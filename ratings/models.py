@@ -168,3 +168,6 @@ class ReplayLock(models.Model):
 
     class Meta:
         verbose_name = _("replay lock")
+
+    def __str__(self) -> str:
+        return f"{self.system_id} replayed at {self.replayed_at}"

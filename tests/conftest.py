@@ -27,6 +27,25 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.skip(reason="needs DATABASE_URL=postgres://… and REDIS_URL"))
 
 
+_DB_FIXTURES = {"db", "transactional_db", "live_server", "django_db_serialized_rollback"}
+
+
+@pytest.fixture(autouse=True)
+def _reference_data(request):
+    """Countries, rating systems and the spare, which a transactional test's flush removes."""
+    marker = request.node.get_closest_marker("django_db")
+    if marker is None and not (_DB_FIXTURES & set(request.fixturenames)):
+        yield
+        return
+    transactional = "live_server" in request.fixturenames or "transactional_db" in request.fixturenames or (
+        marker is not None and marker.kwargs.get("transaction", False))
+    request.getfixturevalue("transactional_db" if transactional else "db")
+    from adlg_site.reference_data import ensure_reference_data
+
+    ensure_reference_data()
+    yield
+
+
 @pytest.fixture
 def _fail_missing_services():
     pytest.fail("REQUIRE_SERVICES=1 but DATABASE_URL (postgres://…) or REDIS_URL is missing")

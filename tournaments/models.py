@@ -195,3 +195,6 @@ class TournamentOutcome(models.Model):
     class Meta:
         verbose_name = _("tournament outcome")
         verbose_name_plural = _("tournament outcomes")
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {'counts' if self.counts else 'does not count'}"

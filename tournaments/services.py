@@ -115,10 +115,19 @@ def _structural(report: Report) -> bool:
 
 
 def sheet_receive(*, data: bytes, file_name: str, user=None) -> tuple[Sheet, ParsedSheet, Report]:
-    """Keep an uploaded file and its report (status rejected or checked). The referee confirms afterwards."""
+    """Keep an uploaded file and its report (status rejected or checked). The referee confirms afterwards.
+
+    A file identical to one already imported is not stored again: the earlier sheet is returned as it is,
+    since the same sheet twice changes nothing.
+    """
+    sha256 = hashlib.sha256(data).hexdigest()
+    previous = _already_imported(sha256)
+    if previous is not None:
+        parsed = read_sheet(data, today=timezone.localdate())
+        return previous, parsed, parsed.report
     parsed, report = sheet_check(data=data)
     sheet = Sheet.objects.create(
-        file_name=file_name[:200], content=data, sha256=hashlib.sha256(data).hexdigest(), size=len(data),
+        file_name=file_name[:200], content=data, sha256=sha256, size=len(data),
         uploaded_by=user if getattr(user, "is_authenticated", False) else None,
         status=Sheet.CHECKED if report.ok else Sheet.REJECTED,
         report={"en": report.as_dict("en"), "fr": report.as_dict("fr")},
@@ -143,7 +152,7 @@ def sheet_import(*, sheet: Sheet, user=None) -> SheetOutcome:
         IdAllocator.objects.get_or_create(pk=1)
         IdAllocator.objects.select_for_update().get(pk=1)
         previous = _already_imported(sheet.sha256)
-        if previous is not None and previous.pk != sheet.pk:
+        if previous is not None:
             parsed = read_sheet(data, today=timezone.localdate())
             Sheet.objects.filter(pk=sheet.pk).update(status=previous.status, tournament=previous.tournament,
                                                      new_players=previous.new_players)
@@ -177,6 +186,9 @@ def sheet_import_bytes(*, data: bytes, file_name: str, user=None) -> SheetOutcom
         sheet, _, report = sheet_receive(data=data, file_name=file_name, user=user)
         if not report.ok:
             return SheetOutcome(sheet=sheet, report=report)
+        if sheet.status in (Sheet.IMPORTED, Sheet.REPLAYED):
+            return SheetOutcome(sheet=sheet, report=report, tournament_id=sheet.tournament_id,
+                                new_players=dict(sheet.new_players), unchanged=True)
         return sheet_import(sheet=sheet, user=user)
 
 

@@ -2,15 +2,9 @@ from django.db import migrations
 
 
 def add_systems(apps, schema_editor):
-    RatingSystem = apps.get_model("ratings", "RatingSystem")
-    ReplayLock = apps.get_model("ratings", "ReplayLock")
-    for position, (code, name, ruleset) in enumerate(
-        [("adlg", "L'Art de la Guerre", "adlg-2018"), ("battle-empire", "Battle Empire", "battle-empire")]
-    ):
-        system, _ = RatingSystem.objects.get_or_create(
-            code=code, defaults={"name": name, "ruleset": ruleset, "position": position}
-        )
-        ReplayLock.objects.get_or_create(system=system)
+    from adlg_site.reference_data import ensure_ratings_reference
+
+    ensure_ratings_reference(apps)
 
 
 class Migration(migrations.Migration):

@@ -42,9 +42,9 @@ def test_every_command_names_a_module_that_exists():
 
 
 def test_every_settings_module_named_exists_and_production_is_used():
+    assert COMPOSE["x-app"]["environment"]["DJANGO_SETTINGS_MODULE"] == "adlg_site.settings.production"
     for name in ("web", "worker", "beat"):
-        module = COMPOSE["x-app"]["environment"]["DJANGO_SETTINGS_MODULE"]
-        assert module == "adlg_site.settings.production"
+        assert COMPOSE["services"][name]["environment"]["DJANGO_SETTINGS_MODULE"] == "adlg_site.settings.production"
     assert importlib.util.find_spec("adlg_site.settings.production") is not None
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert "DJANGO_SETTINGS_MODULE=adlg_site.settings.production" in dockerfile
