@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand
 
 from ratings.services import ReplayBusy, replay_pending
 from tournaments.services import SheetOutcome, sheet_import_bytes
+from tournaments.sheet import Issue, Report
 
 
 class Command(BaseCommand):
@@ -43,13 +44,9 @@ class Command(BaseCommand):
         try:
             data = path.read_bytes()
         except OSError as exc:
-            from tournaments.sheet import read_sheet
-
-            # An unreadable path is reported like an unreadable file, in the same format.
-            outcome = SheetOutcome(sheet=None, report=read_sheet(b"", today=__import__("datetime").date.today()).report)
-            outcome.report.errors[:] = outcome.report.errors[:1]
+            # A path that cannot be read is reported like an unreadable file, in the same format.
             self.stderr.write(f"{path}: {exc.strerror or exc}")
-            return outcome
+            return SheetOutcome(sheet=None, report=Report(errors=[Issue(code="unreadable", sheet="", cell="")]))
         return sheet_import_bytes(data=data, file_name=path.name)
 
     def _report(self, path: Path, outcome: SheetOutcome, *, lang: str, as_json: bool) -> None:
