@@ -9,9 +9,10 @@ from django.utils.translation import gettext_lazy as _
 class ChampionshipResult(models.Model):
     """Points one player earned in one counting tournament, and whether they are among the year's best four."""
 
-    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE,
+    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE, db_constraint=False,
                                    related_name="championship_results")
-    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="championship_results")
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE,
+                               db_constraint=False, related_name="championship_results")
     year = models.PositiveSmallIntegerField(_("year"))
     points = models.DecimalField(_("points"), max_digits=8, decimal_places=2)
     counted = models.BooleanField(_("among the best four"), default=False)
@@ -31,13 +32,15 @@ class ChampionshipTotal(models.Model):
     """A player's championship total of a year."""
 
     year = models.PositiveSmallIntegerField(_("year"))
-    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="championship_totals")
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE,
+                               db_constraint=False, related_name="championship_totals")
     total = models.DecimalField(_("total"), max_digits=9, decimal_places=2)
     results = models.PositiveSmallIntegerField(_("results counted"))
     rank = models.PositiveIntegerField(_("rank"))
     international = models.BooleanField(_("in the international ranking"), default=False)
     international_rank = models.PositiveIntegerField(_("international rank"), null=True, blank=True)
-    country = models.ForeignKey("players.Country", on_delete=models.SET_NULL, null=True, blank=True,
+    country = models.ForeignKey("players.Country", on_delete=models.SET_NULL,
+                                db_constraint=False, null=True, blank=True,
                                 related_name="+")
 
     class Meta:

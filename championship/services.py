@@ -1,4 +1,8 @@
-"""Championship points of counting tournaments and the yearly totals (charter App. 6), written by the replay."""
+"""Championship points of counting tournaments and the yearly totals (charter App. 6), written by the replay.
+
+A year's totals depend on every result of that year, so the unit of work is the year: the replay names the
+first date it touched, and every year from then on is recomputed in memory and rewritten in one go.
+"""
 
 from __future__ import annotations
 
@@ -13,66 +17,57 @@ from tournaments.models import Standing, Tournament
 
 
 def championship_refresh(*, system, since: date | None) -> None:
-    """Rewrite the points of the system's tournaments ending on or after `since`, then those years' totals."""
-    tournaments = Tournament.objects.filter(system=system)
+    """Rewrite the points and totals of every year from `since` on (None: every year)."""
+    if system.get_ruleset().code not in ("adlg-2018", "adlg-annex-a"):
+        return  # the championship is L'Art de la Guerre's (charter App. 6)
+    tournaments = Tournament.objects.filter(system=system, outcome__counts=True)
     if since is not None:
-        tournaments = tournaments.filter(end_date__gte=since)
+        tournaments = tournaments.filter(end_date__gte=date(since.year, 1, 1))
     info = {
-        tid: (end, rounds, worlds, counts)
-        for tid, end, rounds, worlds, counts in tournaments.values_list(
-            "id", "end_date", "rounds", "worlds", "outcome__counts")
+        tid: (end, rounds, worlds, country)
+        for tid, end, rounds, worlds, country in tournaments.values_list(
+            "id", "end_date", "rounds", "worlds", "country_id")
     }
-    ChampionshipResult.objects.filter(tournament_id__in=list(info))._raw_delete(ChampionshipResult.objects.db)
-    counting = [tid for tid, (_, _, _, counts) in info.items() if counts]
     pools: dict[tuple[int, str], list[tuple]] = defaultdict(list)
     for tid, pool, rank, player, score, games in (
-        Standing.objects.filter(tournament_id__in=counting, player__excluded_at__isnull=True)
-        .values_list("tournament_id", "pool", "rank", "player_id", "score", "games")
+        Standing.objects.filter(tournament_id__in=list(info), player__excluded_at__isnull=True)
+        .values_list("tournament_id", "pool", "rank", "player_id", "score", "games").iterator(chunk_size=20000)
     ):
         pools[(tid, pool)].append((rank, player, score, games))
-    rows = []
+    by_year: dict[int, list[Result]] = defaultdict(list)
     for (tid, _), members in pools.items():
-        end, rounds, worlds, _ = info[tid]
+        end, rounds, worlds, country = info[tid]
         for rank, player, score, games in members:
             if games == 0:
                 continue  # a registered player who played no round earns no championship result
-            points = tournament_points(players=len(members), rounds=rounds, rank=rank, score=score, games=games,
-                                       worlds=worlds)
-            rows.append((tid, player, end.year, round_points(points), False))
-    rows_insert(table=ChampionshipResult._meta.db_table,
-                columns=("tournament_id", "player_id", "year", "points", "counted"), rows=rows)
-    years = {end.year for end, *_ in info.values()}
+            points = round_points(tournament_points(players=len(members), rounds=rounds, rank=rank, score=score,
+                                                    games=games, worlds=worlds))
+            by_year[end.year].append(Result(player=player, tournament=tid, points=float(points), end=end,
+                                             country=country, worlds=worlds))
+    stale_results = ChampionshipResult.objects.all()
+    stale_totals = ChampionshipTotal.objects.all()
     if since is not None:
-        years |= set(
-            ChampionshipTotal.objects.filter(year__gte=since.year).values_list("year", flat=True).distinct())
-    for year in sorted(years):
-        _year_refresh(year)
-
-
-def _year_refresh(year: int) -> None:
-    results = list(
-        ChampionshipResult.objects.filter(year=year, player__excluded_at__isnull=True)
-        .values_list("id", "player_id", "tournament_id", "points", "tournament__end_date",
-                     "tournament__country_id", "tournament__worlds")
-    )
-    ChampionshipTotal.objects.filter(year=year)._raw_delete(ChampionshipTotal.objects.db)
-    if not results:
-        return
-    by_key = {(player, tid): rid for rid, player, tid, *_ in results}
-    pure = [Result(player=player, tournament=tid, points=float(points), end=end, country=country, worlds=worlds)
-            for _, player, tid, points, end, country, worlds in results]
-    totals = year_totals(pure)
-    counted_ids = [by_key[(t.player, r.tournament)] for t in totals for r in t.counted]
-    ChampionshipResult.objects.filter(year=year).update(counted=False)
-    ChampionshipResult.objects.filter(id__in=counted_ids).update(counted=True)
-    international = {row.player: row.rank for row in international_ranking(totals, pure)}
-    countries = dict(Player.objects.filter(id__in=[t.player for t in totals]).values_list("id", "country_id"))
-    ordered = sorted(totals, key=lambda t: (-round_points(t.total), t.player))
-    rows_insert(
-        table=ChampionshipTotal._meta.db_table,
-        columns=("year", "player_id", "total", "results", "rank", "international", "international_rank",
-                 "country_id"),
-        rows=[(year, t.player, round_points(t.total), len(t.counted), rank, t.player in international,
-               international.get(t.player), countries.get(t.player))
-              for rank, t in enumerate(ordered, start=1)],
-    )
+        stale_results = stale_results.filter(year__gte=since.year)
+        stale_totals = stale_totals.filter(year__gte=since.year)
+    stale_results._raw_delete(stale_results.db)
+    stale_totals._raw_delete(stale_totals.db)
+    countries = dict(Player.objects.exclude(country__isnull=True).values_list("id", "country_id"))
+    result_rows, total_rows = [], []
+    for year, results in sorted(by_year.items()):
+        totals = year_totals(results, year=year)
+        counted = {(r.player, r.tournament) for t in totals for r in t.counted}
+        result_rows.extend((r.tournament, r.player, year, round_points(r.points), (r.player, r.tournament) in counted)
+                           for r in results)
+        international = {row.player: row.rank for row in international_ranking(totals, results)}
+        ordered = sorted(totals, key=lambda t: (-t.display, t.player))
+        total_rows.extend(
+            (year, t.player, t.display, len(t.counted), rank, t.player in international, international.get(t.player),
+             countries.get(t.player))
+            for rank, t in enumerate(ordered, start=1)
+        )
+    rows_insert(table=ChampionshipResult._meta.db_table,
+                columns=("tournament_id", "player_id", "year", "points", "counted"), rows=result_rows)
+    rows_insert(table=ChampionshipTotal._meta.db_table,
+                columns=("year", "player_id", "total", "results", "rank", "international", "international_rank",
+                         "country_id"),
+                rows=total_rows)

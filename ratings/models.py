@@ -62,22 +62,33 @@ class ClosedYear(models.Model):
 
 
 class RatingEvent(models.Model):
-    """One change of one player's rating: a rated game, or an inactivity adjustment. Derived."""
+    """One change of one player's rating: a rated game, or an inactivity adjustment. Derived.
+
+    Derived tables carry no database foreign-key constraints (db_constraint=False): the replay is their only
+    writer and rewrites them in bulk from facts it has just read, and PostgreSQL's deferred constraint
+    triggers would otherwise cost more than writing the history itself. Django still cascades deletions.
+    Only the indexes the pages and the replay read are kept: every extra index slows the history's COPY.
+    A game or an opponent cannot disappear without a replay of what follows (games are deleted only by a
+    correction, which first removes its tournament's events; a player with games cannot be deleted).
+    """
 
     GAME = "game"
     ADJUSTMENT = "adjustment"
     KIND_CHOICES = [(GAME, _("game")), (ADJUSTMENT, _("inactivity adjustment"))]
 
-    system = models.ForeignKey(RatingSystem, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="rating_events")
+    system = models.ForeignKey(RatingSystem, on_delete=models.CASCADE, db_constraint=False, db_index=False,
+                               related_name="+")
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, db_constraint=False, db_index=False,
+                               related_name="rating_events")
     seq = models.BigIntegerField(_("order in history"))
     kind = models.CharField(max_length=10, choices=KIND_CHOICES)
     date = models.DateField(_("date"))
-    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE, null=True, blank=True,
-                                   related_name="+")
-    game = models.ForeignKey("tournaments.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="+")
-    opponent = models.ForeignKey("players.Player", on_delete=models.CASCADE, null=True, blank=True,
-                                 related_name="+")
+    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE, db_constraint=False,
+                                   db_index=False, null=True, blank=True, related_name="+")
+    game = models.ForeignKey("tournaments.Game", on_delete=models.DO_NOTHING, db_constraint=False, db_index=False,
+                             null=True, blank=True, related_name="+")
+    opponent = models.ForeignKey("players.Player", on_delete=models.DO_NOTHING, db_constraint=False,
+                                 db_index=False, null=True, blank=True, related_name="+")
     year = models.PositiveSmallIntegerField(null=True, blank=True)
     rating_before = models.IntegerField(_("rating before"))
     rating_after = models.IntegerField(_("rating after"))
@@ -94,7 +105,8 @@ class RatingEvent(models.Model):
         verbose_name_plural = _("rating events")
         indexes = [
             models.Index(fields=["player", "system", "seq"], name="event_player_history"),
-            models.Index(fields=["system", "seq"], name="event_system_seq"),
+            # Dates and sequence numbers grow together: one index serves the replay's cut and its last event.
+            models.Index(fields=["system", "date", "seq"], name="event_system_date"),
             models.Index(fields=["tournament"], name="event_tournament"),
         ]
 
@@ -105,8 +117,8 @@ class RatingEvent(models.Model):
 class PlayerRating(models.Model):
     """A player's current rating, game count and rank in one system. Derived."""
 
-    system = models.ForeignKey(RatingSystem, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="ratings")
+    system = models.ForeignKey(RatingSystem, on_delete=models.CASCADE, db_constraint=False, related_name="+")
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, db_constraint=False, related_name="ratings")
     rating = models.IntegerField(_("rating"))
     games = models.PositiveIntegerField(_("rated games"))
     rank_code = models.CharField(_("rank"), max_length=40)

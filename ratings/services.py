@@ -40,8 +40,18 @@ class ReplaySummary:
         return self.games / self.seconds if self.seconds else 0.0
 
 
+def _last_event(system: RatingSystem) -> tuple[date | None, int]:
+    last = RatingEvent.objects.filter(system=system).order_by("-date", "-seq").values_list("date", "seq").first()
+    return (last[0], last[1]) if last else (None, 0)
+
+
 def _start_state(system: RatingSystem, since: date) -> tuple[dict[int, PlayerState], int]:
     """Each player's state from the stored events dated before `since`, and the last sequence number used."""
+    last_date, last_seq = _last_event(system)
+    if last_date is not None and last_date < since:
+        # A tournament at the head of history (the usual case): the current ratings are that state.
+        rows = PlayerRating.objects.filter(system=system).values_list("player_id", "rating", "games", "last_played")
+        return {player: PlayerState(rating, games, last) for player, rating, games, last in rows}, last_seq
     table = RatingEvent._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(

@@ -154,10 +154,11 @@ class Sheet(models.Model):
 class Standing(models.Model):
     """A player's place in one pool of a tournament. Derived by the replay."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, db_constraint=False, related_name="standings")
     pool = models.CharField(_("pool"), max_length=30)
     rank = models.PositiveIntegerField(_("rank"))
-    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="standings")
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE,
+                               db_constraint=False, related_name="standings")
     score = models.FloatField(_("score"))
     opponents_score = models.FloatField(_("opponents' score"))
     penalty = models.PositiveSmallIntegerField(_("penalty"), default=0)

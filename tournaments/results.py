@@ -6,6 +6,7 @@ pure scoring rules and writes the derived rows of exactly those tournaments.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 
 from players.models import SPARE_ID, Club
@@ -92,7 +93,7 @@ def tournament_results_write(*, facts: Facts, history: History, system) -> None:
                 standing_rows.append((
                     tid, pool, row.rank, row.player, float(row.score), float(row.opponents_score), row.penalty,
                     row.wins, row.draws, row.losses, row.games, row.decided_by or "", before,
-                    after[tid].get(row.player, before), performance, _json(row.rounds),
+                    after[tid].get(row.player, before), performance, _rounds_json(row.rounds),
                 ))
         failures = _charter(info, pools, club_names)
         counts = info.counts_override if info.counts_override is not None else (info.official and not failures)
@@ -127,23 +128,15 @@ def _charter(info, pools, club_names: dict[int, str]):
                             rounds_by_pool={pool: len(rounds.get(pool, ())) for pool in pools})
 
 
-def _json(value):
-    import json
-
-    from django.db import connection
-
-    # COPY and executemany take the JSON text; PostgreSQL casts it to jsonb, SQLite stores the text.
-    text = json.dumps(value, default=_plain)
-    return text if connection.vendor in ("postgresql", "sqlite") else value
+def _json(value) -> str:
+    # COPY and executemany take JSON as text: PostgreSQL casts it to jsonb, SQLite stores it as it is.
+    return json.dumps(value, separators=(",", ":"))
 
 
-def _plain(value):
-    if hasattr(value, "_asdict"):
-        return value._asdict()
-    if hasattr(value, "__dataclass_fields__"):
-        from dataclasses import asdict
-
-        return asdict(value)
-    if hasattr(value, "isoformat"):
-        return value.isoformat()
-    raise TypeError(f"cannot serialise {type(value).__name__}")
+def _rounds_json(rounds) -> str:
+    """The cross-table row of a player: one object per round (dataclasses.asdict is ten times slower)."""
+    return _json([
+        {"round": r.round, "opponent": r.opponent, "result": r.result, "score": r.score,
+         "opponent_score": r.opponent_score, "free": r.free}
+        for r in rounds
+    ])

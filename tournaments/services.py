@@ -20,7 +20,7 @@ from django.utils import timezone
 from players.audit import audit_record
 from players.models import SPARE_ID, IdAllocator, Player, RetiredId
 from players.services import club_for_name, player_ids_allocate
-from ratings.models import RatingSystem
+from ratings.models import RatingEvent, RatingSystem
 from ratings.requests import replay_request
 from tournaments.models import Game, Registration, Sheet, Tournament
 from tournaments.sheet import (
@@ -209,6 +209,9 @@ def _write_tournament(parsed: ParsedSheet, *, user) -> tuple[Tournament, dict[st
         for key, value in values.items():
             setattr(tournament, key, value)
         tournament.save()
+        # Its events go first: they point at the games about to be replaced (the replay rewrites them).
+        events = RatingEvent.objects.filter(tournament=tournament)
+        events._raw_delete(events.db)
         tournament.games.all().delete()
         tournament.registrations.all().delete()
     else:

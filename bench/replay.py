@@ -1,0 +1,260 @@
+"""Replay benchmark on PostgreSQL: a synthetic federation of 100,000 players and 1,000,000 games.
+
+Prints, from one run: the full replay's games per second end to end (read the facts, run the engine, write
+every derived row), the engine alone on the same facts, their ratio, the time from importing a 64-player,
+6-round sheet at the head of history to its ratings being readable, and the time to correct a tournament
+five years back. It works in its own database (`<DATABASE_URL name>_bench`, created afresh), never in the
+one DATABASE_URL names, and refuses anything but PostgreSQL.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/adlg python bench/replay.py [--games N --players M] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def _bench_database(url: str) -> tuple[str, str]:
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("postgres", "postgresql"):
+        raise SystemExit("bench/replay.py runs on PostgreSQL only: set DATABASE_URL=postgres://…")
+    name = parts.path.lstrip("/") or "postgres"
+    bench = f"{name}_bench"
+    return bench, urlunsplit((parts.scheme, parts.netloc, f"/{bench}", parts.query, parts.fragment))
+
+
+def _recreate(url: str, bench: str) -> None:
+    import psycopg
+
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    admin = urlunsplit((parts.scheme, parts.netloc, "/postgres", "", ""))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{bench}"')
+        conn.execute(f'CREATE DATABASE "{bench}"')
+
+
+def _load_facts(federation) -> int:
+    """Write the synthetic facts with COPY: players, tournaments, registrations, games."""
+    from django.db import connection
+
+    from players.models import Player
+    from tournaments.models import Game, Registration, Tournament
+
+    countries = ["FR", "GB", "ES", "IT", "BE", "DE", "US"]
+    with connection.cursor() as cursor:
+        raw = cursor.cursor
+        with raw.copy(f"COPY {Player._meta.db_table} (id, last_name, first_name, country_id, created_at) FROM STDIN") as copy:
+            for pid in federation.players:
+                copy.write_row((pid, f"Player{pid}", "Synthetic", countries[pid % len(countries)], "2024-01-01"))
+        with raw.copy(f"COPY {Tournament._meta.db_table} (id, system_id, name, start_date, end_date, city, country_id, "
+                      "referee_name, format, pools, rounds, worlds, official, status, override_reason, "
+                      "exception_approved, exception_reason, created_at) FROM STDIN") as copy:
+            for t in federation.tournaments:
+                copy.write_row((t.id, "adlg", f"Synthetic {t.id}", t.start, t.end, "Lyon", countries[t.id % 7],
+                                "Referee", "", 1, max(g.round for g in t.games), False, t.official, "received", "",
+                                False, "", "2024-01-01"))
+        with raw.copy(f"COPY {Registration._meta.db_table} (tournament_id, player_id, pool, army, penalty, "
+                      "penalty_reason) FROM STDIN") as copy:
+            for t in federation.tournaments:
+                for pid in t.players:
+                    copy.write_row((t.id, pid, "A", "", 0, ""))
+        games = 0
+        with raw.copy(f"COPY {Game._meta.db_table} (id, tournament_id, round, \"table\", player_a_id, player_b_id, "
+                      "result, a_losses, b_losses, free) FROM STDIN") as copy:
+            for t in federation.tournaments:
+                for g in t.games:
+                    losses = (None, None) if g.result in ("DD", "FA", "FB") else (g.id % 60, 40 + g.id % 61)
+                    copy.write_row((g.id, t.id, g.round, g.table, g.a, g.b, g.result, *losses, g.free))
+                    games += 1
+        cursor.execute(f"SELECT setval(pg_get_serial_sequence('{Tournament._meta.db_table}', 'id'), "
+                       f"(SELECT MAX(id) FROM {Tournament._meta.db_table}))")
+        cursor.execute(f"SELECT setval(pg_get_serial_sequence('{Game._meta.db_table}', 'id'), "
+                       f"(SELECT MAX(id) FROM {Game._meta.db_table}))")
+        cursor.execute("ANALYZE")
+    from players.models import OpeningBalance
+
+    OpeningBalance.objects.bulk_create(
+        [OpeningBalance(player_id=o.player, system_id="adlg", rating=o.rating, games=o.games, as_of=o.as_of)
+         for o in federation.openings], batch_size=5000)
+    return games
+
+
+def _head_sheet(players: list[int], start) -> bytes:
+    """A 64-player, 6-round sheet: a Swiss-like draw with no rematch, well after every synthetic tournament."""
+    import random
+
+    from openpyxl import Workbook
+
+    rng = random.Random(64)
+    field = rng.sample(players, 64)
+    wb = Workbook()
+    info = wb.active
+    info.title = "Tournament"
+    for row in [("Format", "adlg-result-sheet/1"), ("Name", "Head of history Open"), ("Start date", start),
+                ("End date", start + timedelta(days=1)), ("City", "Lyon"), ("Country", "FR"),
+                ("Referee", "Bench"), ("Rounds", 6)]:
+        info.append(list(row))
+    sheet = wb.create_sheet("Players")
+    sheet.append(["ID", "Last name", "First name", "Club", "Country", "Pool"])
+    for pid in field:
+        sheet.append([pid, f"Player{pid}", "Synthetic", None, "FR", "A"])
+    sheet = wb.create_sheet("Games")
+    sheet.append(["Round", "Table", "Player A", "Player B", "Result", "A losses %", "B losses %"])
+    # Round r pairs i with i xor r: six disjoint perfect matchings of 64 players, so no pair meets twice.
+    for rnd in range(1, 7):
+        table = 0
+        for i in range(64):
+            j = i ^ rnd
+            if i < j:
+                table += 1
+                result = rng.choice("AAB")
+                sheet.append([rnd, table, field[i], field[j], result, rng.randrange(0, 60), rng.randrange(50, 101)]
+                             if result == "A" else
+                             [rnd, table, field[i], field[j], result, rng.randrange(50, 101), rng.randrange(0, 60)])
+    buffer = io.BytesIO()
+    wb.save(buffer)
+    return buffer.getvalue()
+
+
+def _correction_sheet(tournament_id: int) -> bytes:
+    """The stored tournament written back as a sheet with its ID and one result changed: a correction."""
+    from openpyxl import Workbook
+
+    from tournaments.models import Tournament
+
+    t = Tournament.objects.get(pk=tournament_id)
+    wb = Workbook()
+    info = wb.active
+    info.title = "Tournament"
+    for row in [("Format", "adlg-result-sheet/1"), ("Tournament ID", t.id), ("Name", t.name),
+                ("Start date", t.start_date), ("End date", t.end_date), ("City", t.city),
+                ("Country", t.country_id), ("Referee", "Bench"), ("Rounds", t.rounds)]:
+        info.append(list(row))
+    sheet = wb.create_sheet("Players")
+    sheet.append(["ID", "Last name", "First name", "Club", "Country", "Pool"])
+    for reg in t.registrations.select_related("player"):
+        sheet.append([reg.player_id, reg.player.last_name, reg.player.first_name, None, "FR", "A"])
+    if t.games.filter(player_b_id=99).exists() or t.games.filter(player_a_id=99).exists():
+        sheet.append([99, "Spare", "", None, None, "A"])
+    sheet = wb.create_sheet("Games")
+    sheet.append(["Round", "Table", "Player A", "Player B", "Result", "A losses %", "B losses %", "Free game"])
+    for index, g in enumerate(t.games.order_by("round", "table")):
+        result = g.result
+        if index == 0 and result in ("A", "B"):
+            result = "B" if result == "A" else "A"
+            a_losses, b_losses = g.b_losses, g.a_losses
+        else:
+            a_losses, b_losses = g.a_losses, g.b_losses
+        sheet.append([g.round, g.table, g.player_a_id, g.player_b_id, result, a_losses, b_losses,
+                      "yes" if g.free else "no"])
+    buffer = io.BytesIO()
+    wb.save(buffer)
+    return buffer.getvalue()
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--players", type=int, default=100_000)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+
+    url = os.environ.get("DATABASE_URL", "")
+    bench, bench_url = _bench_database(url)
+    _recreate(url, bench)
+    os.environ["DATABASE_URL"] = bench_url
+    os.environ.pop("REDIS_URL", None)  # the appended sheet is rated in-process: we time it, not the queue
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "adlg_site.settings.local")
+    import logging
+
+    import django
+
+    django.setup()
+    logging.getLogger("ratings.services").setLevel(logging.WARNING)
+    from django.core.management import call_command
+    from django.db import transaction
+
+    from bench.synthetic import make_federation
+    from ratings.engine import replay
+    from ratings.facts import facts_load
+    from ratings.models import PlayerRating, RatingSystem
+    from ratings.services import ratings_replay, replay_pending
+    from tournaments.models import Tournament
+    from tournaments.services import sheet_import_bytes
+
+    say = (lambda *a: None) if args.json else print
+    call_command("migrate", verbosity=0)
+    say(f"generating {args.games:,} games between {args.players:,} players…")
+    federation = make_federation(players=args.players, games=args.games, seed=7)
+    with transaction.atomic():
+        games = _load_facts(federation)
+    say(f"loaded {games:,} games in {len(federation.tournaments):,} tournaments into {bench}")
+    system = RatingSystem.objects.get(code="adlg")
+
+    facts = facts_load(system=system)
+    started = time.perf_counter()
+    history = replay(system.get_ruleset(), tournaments=facts.tournaments, openings=facts.openings,
+                     closed_years=facts.closed_years, excluded=facts.excluded)
+    engine_s = time.perf_counter() - started
+    rated = len(history.games)
+    del facts, history
+
+    started = time.perf_counter()
+    with transaction.atomic():
+        ratings_replay(system=system, since=None)
+    replay_s = time.perf_counter() - started
+
+    last_end = Tournament.objects.order_by("-end_date").values_list("end_date", flat=True).first()
+    data = _head_sheet(federation.players[:5000], last_end + timedelta(days=7))
+    started = time.perf_counter()
+    outcome = sheet_import_bytes(data=data, file_name="head.xlsx")
+    replay_pending(system_code="adlg")
+    readable = PlayerRating.objects.filter(player_id__in=list(outcome.new_players.values()) or [0]).count()
+    append_s = time.perf_counter() - started
+    assert outcome.ok, outcome.report.as_dict("en")["errors"][:3]
+    del readable
+
+    five_years_back = last_end.replace(year=last_end.year - 5)
+    old = (Tournament.objects.filter(end_date__lte=five_years_back, official=True).order_by("-end_date")
+           .values_list("id", flat=True).first())
+    data = _correction_sheet(old)
+    started = time.perf_counter()
+    outcome = sheet_import_bytes(data=data, file_name="correction.xlsx")
+    replay_pending(system_code="adlg")
+    old_correction_s = time.perf_counter() - started
+    assert outcome.ok, outcome.report.as_dict("en")["errors"][:3]
+
+    figures = {
+        "games": rated,
+        "replay_games_per_s": round(rated / replay_s),
+        "engine_games_per_s": round(rated / engine_s),
+        "ratio": round(engine_s / replay_s, 3),
+        "append_s": round(append_s, 3),
+        "old_correction_s": round(old_correction_s, 3),
+    }
+    say(f"full replay (read, compute, write): {figures['replay_games_per_s']:,} games/s ({replay_s:.1f} s)")
+    say(f"engine alone on the same facts:     {figures['engine_games_per_s']:,} games/s ({engine_s:.1f} s)")
+    say(f"ratio replay/engine:                {figures['ratio']}")
+    say(f"64-player sheet at the head, rated: {append_s:.2f} s")
+    say(f"correction five years back:         {old_correction_s:.2f} s")
+    if args.json:
+        print(json.dumps(figures))
+    return figures
+
+
+if __name__ == "__main__":
+    main()
