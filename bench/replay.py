@@ -36,9 +36,9 @@ def _bench_database(url: str) -> tuple[str, str]:
 
 
 def _recreate(url: str, bench: str) -> None:
-    import psycopg
-
     from urllib.parse import urlsplit, urlunsplit
+
+    import psycopg
 
     parts = urlsplit(url)
     admin = urlunsplit((parts.scheme, parts.netloc, "/postgres", "", ""))
@@ -57,7 +57,8 @@ def _load_facts(federation) -> int:
     countries = ["FR", "GB", "ES", "IT", "BE", "DE", "US"]
     with connection.cursor() as cursor:
         raw = cursor.cursor
-        with raw.copy(f"COPY {Player._meta.db_table} (id, last_name, first_name, country_id, created_at) FROM STDIN") as copy:
+        player_columns = "id, last_name, first_name, country_id, created_at"
+        with raw.copy(f"COPY {Player._meta.db_table} ({player_columns}) FROM STDIN") as copy:
             for pid in federation.players:
                 copy.write_row((pid, f"Player{pid}", "Synthetic", countries[pid % len(countries)], "2024-01-01"))
         with raw.copy(f"COPY {Tournament._meta.db_table} (id, system_id, name, start_date, end_date, city, country_id, "
