@@ -221,7 +221,11 @@ def replay_pending(*, system_code: str) -> list[ReplaySummary]:
     and the running one sees the new request when it loops — requests that pile up coalesce into one run.
     """
     summaries = []
+    open_statuses = [ReplayRequest.PENDING, ReplayRequest.RUNNING, ReplayRequest.FAILED]
     while True:
+        # Visible at once on the upload's status page; the lock below decides who actually runs.
+        ReplayRequest.objects.filter(system_id=system_code, status=ReplayRequest.PENDING).update(
+            status=ReplayRequest.RUNNING, started_at=timezone.now())
         with transaction.atomic():
             lock = ReplayLock.objects.select_for_update(skip_locked=True).filter(system_id=system_code).first()
             if lock is None:
@@ -229,19 +233,18 @@ def replay_pending(*, system_code: str) -> list[ReplaySummary]:
                     ReplayLock.objects.get_or_create(system_id=system_code)
                     continue
                 raise ReplayBusy(system_code)
+            # A failed request stays open: its facts are stored, so the next run must still cover them.
             pending = list(
-                ReplayRequest.objects.filter(system_id=system_code,
-                                             status__in=[ReplayRequest.PENDING, ReplayRequest.RUNNING])
+                ReplayRequest.objects.filter(system_id=system_code, status__in=open_statuses)
                 .values_list("id", "since")
             )
             if not pending:
                 return summaries
             ids = [pk for pk, _ in pending]
             since = None if any(s is None for _, s in pending) else min(s for _, s in pending)
-            now = timezone.now()
             summary = ratings_replay(system=lock.system, since=since)
             ReplayRequest.objects.filter(id__in=ids).update(
-                status=ReplayRequest.DONE, started_at=now, finished_at=timezone.now(), games=summary.games
+                status=ReplayRequest.DONE, finished_at=timezone.now(), games=summary.games, error=""
             )
             _mark_sheets_published(ids)
             lock.replayed_at = timezone.now()
@@ -249,10 +252,24 @@ def replay_pending(*, system_code: str) -> list[ReplaySummary]:
             summaries.append(summary)
 
 
+def replay_failed(*, system_code: str, error: str) -> None:
+    """After the last retry: say so on the requests and their sheets (a later replay still covers them)."""
+    from tournaments.models import Sheet
+
+    with transaction.atomic():
+        ids = list(ReplayRequest.objects.filter(
+            system_id=system_code, status__in=[ReplayRequest.PENDING, ReplayRequest.RUNNING]
+        ).values_list("id", flat=True))
+        ReplayRequest.objects.filter(id__in=ids).update(status=ReplayRequest.FAILED, error=error[:2000],
+                                                        finished_at=timezone.now())
+        Sheet.objects.filter(replay_request_id__in=ids, status=Sheet.IMPORTED).update(status=Sheet.FAILED)
+
+
 def _mark_sheets_published(request_ids: list[int]) -> None:
     from tournaments.models import Sheet
 
-    Sheet.objects.filter(replay_request_id__in=request_ids, status=Sheet.IMPORTED).update(status=Sheet.REPLAYED)
+    Sheet.objects.filter(replay_request_id__in=request_ids, status__in=[Sheet.IMPORTED, Sheet.FAILED]).update(
+        status=Sheet.REPLAYED)
 
 
 def replay_from_scratch(*, system: RatingSystem) -> ReplaySummary:
@@ -262,9 +279,10 @@ def replay_from_scratch(*, system: RatingSystem) -> ReplaySummary:
         ReplayLock.objects.select_for_update().get(system=system)
         # Only the requests seen before the facts are read are settled by this run; later ones stay pending.
         settled = list(ReplayRequest.objects.filter(
-            system=system, status__in=[ReplayRequest.PENDING, ReplayRequest.RUNNING]).values_list("id", flat=True))
+            system=system, status__in=[ReplayRequest.PENDING, ReplayRequest.RUNNING, ReplayRequest.FAILED],
+        ).values_list("id", flat=True))
         summary = ratings_replay(system=system, since=None)
         ReplayRequest.objects.filter(id__in=settled).update(
-            status=ReplayRequest.DONE, finished_at=timezone.now(), games=summary.games)
+            status=ReplayRequest.DONE, finished_at=timezone.now(), games=summary.games, error="")
         _mark_sheets_published(settled)
     return summary

@@ -9,7 +9,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from ratings.models import ReplayRequest
-from ratings.services import ReplayBusy, replay_pending
+from ratings.services import ReplayBusy, replay_failed, replay_pending
 
 logger = logging.getLogger(__name__)
 
@@ -18,11 +18,7 @@ logger = logging.getLogger(__name__)
     bind=True,
     acks_late=True,
     reject_on_worker_lost=True,
-    autoretry_for=(Exception,),
-    dont_autoretry_for=(ReplayBusy,),
-    retry_backoff=5,
-    retry_backoff_max=300,
-    max_retries=8,
+    max_retries=6,
     soft_time_limit=25 * 60,
     time_limit=30 * 60,
 )
@@ -33,6 +29,12 @@ def replay_system(self, system_code: str) -> int:
     except ReplayBusy:
         logger.info("replay of %s already running; its loop takes the new requests", system_code)
         return 0
+    except Exception as exc:
+        if self.request.retries >= self.max_retries:
+            logger.exception("replay of %s failed for good", system_code)
+            replay_failed(system_code=system_code, error=f"{type(exc).__name__}: {exc}")
+            raise
+        raise self.retry(exc=exc, countdown=min(300, 5 * 2 ** self.request.retries)) from exc
 
 
 def enqueue_replay(system_code: str) -> None:

@@ -30,6 +30,7 @@ from tournaments.sheet import (
     Report,
     SheetContext,
     check_sheet,
+    name_club_key,
     read_sheet,
     referenced_ids,
 )
@@ -74,22 +75,21 @@ def _context(parsed: ParsedSheet) -> SheetContext:
             .filter(lower_last__in=new_last_names).select_related("club")
         )
         for p in candidates:
-            key = (p.last_name.casefold(), p.first_name.casefold(), (p.club.name if p.club else "").casefold())
+            key = name_club_key(last_name=p.last_name, first_name=p.first_name, club=p.club.name if p.club else None)
             name_club_index[key] = p.id
-    sheet_tournament = parsed.tournament
+    # The values that could be read, even when others of the Tournament sheet are wrong, so the referee
+    # hears about unknown IDs and duplicates in the same report as a blank City.
+    fields = parsed.tournament_fields
     tournament = same = None
-    if sheet_tournament is not None:
-        if sheet_tournament.tournament_id is not None:
-            row = Tournament.objects.filter(pk=sheet_tournament.tournament_id).first()
-            tournament = _known_tournament(row)
-        else:
-            row = (
-                Tournament.objects.filter(start_date=sheet_tournament.start)
-                .filter(name__iexact=sheet_tournament.name.strip())
-                .exclude(status=Tournament.REGISTERED)
-                .first()
-            )
-            same = _known_tournament(row)
+    if isinstance(fields.get("tournament_id"), int):
+        tournament = _known_tournament(Tournament.objects.filter(pk=fields["tournament_id"]).first())
+    elif fields.get("name") and fields.get("start"):
+        row = (
+            Tournament.objects.filter(start_date=fields["start"], name__iexact=str(fields["name"]).strip())
+            .exclude(status=Tournament.REGISTERED)
+            .first()
+        )
+        same = _known_tournament(row)
     retired = frozenset(RetiredId.objects.filter(id__in=ids).values_list("id", flat=True))
     return SheetContext(players=known, name_club_index=name_club_index, tournament=tournament,
                         same_name_and_start=same, retired_ids=retired)
@@ -104,14 +104,14 @@ def _known_tournament(row: Tournament | None) -> KnownTournament | None:
 def sheet_check(*, data: bytes, today: date | None = None) -> tuple[ParsedSheet, Report]:
     """Read and check a workbook: the file's own problems, then the federation's. Writes nothing."""
     parsed = read_sheet(data, today=today or timezone.localdate())
-    if parsed.tournament is None or not parsed.report.ok and _structural(parsed.report):
+    if parsed.report.refused or _sheet_missing(parsed.report):
         return parsed, parsed.report
     return parsed, check_sheet(parsed, _context(parsed))
 
 
-def _structural(report: Report) -> bool:
-    """A file the reader could not make sense of: checking it against the database would only add noise."""
-    return any(issue.sheet in ("", None) for issue in report.errors)
+def _sheet_missing(report: Report) -> bool:
+    """A workbook without one of the three sheets: checking it against the database would only add noise."""
+    return any(issue.code == "missing_sheet" for issue in report.errors)
 
 
 def sheet_receive(*, data: bytes, file_name: str, user=None) -> tuple[Sheet, ParsedSheet, Report]:
@@ -154,8 +154,9 @@ def sheet_import(*, sheet: Sheet, user=None) -> SheetOutcome:
         previous = _already_imported(sheet.sha256)
         if previous is not None:
             parsed = read_sheet(data, today=timezone.localdate())
-            Sheet.objects.filter(pk=sheet.pk).update(status=previous.status, tournament=previous.tournament,
-                                                     new_players=previous.new_players)
+            Sheet.objects.filter(pk=sheet.pk).update(
+                status=previous.status, tournament=previous.tournament, new_players=previous.new_players,
+                replay_request=previous.replay_request, imported_at=previous.imported_at)
             return SheetOutcome(sheet=sheet, report=parsed.report, tournament_id=previous.tournament_id,
                                 new_players=dict(previous.new_players), unchanged=True)
         parsed, report = sheet_check(data=data)
@@ -164,6 +165,8 @@ def sheet_import(*, sheet: Sheet, user=None) -> SheetOutcome:
                 status=Sheet.REJECTED, report={"en": report.as_dict("en"), "fr": report.as_dict("fr")})
             return SheetOutcome(sheet=sheet, report=report)
         tournament, new_players, since = _write_tournament(parsed, user=user)
+        if getattr(user, "is_authenticated", False) and not tournament.referees.filter(pk=user.pk).exists():
+            tournament.referees.add(user)  # whoever sent it may correct it later
         request = replay_request(system=tournament.system, since=since,
                                  reason=f"sheet {sheet.file_name} for tournament {tournament.pk}")
         sheet.tournament = tournament
