@@ -1,0 +1,83 @@
+"""Forms of the referee's result-sheet pages: the upload, and the confirmation of a checked sheet."""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.template.defaultfilters import filesizeformat
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def too_big_message(size: int | None = None) -> str:
+    limit = filesizeformat(settings.SHEET_MAX_BYTES)
+    if size is None:
+        return _(
+            "The file is larger than %(limit)s, the limit for a result sheet. A result sheet is normally "
+            "well under 1 MB: remove pictures and extra sheets, save it again and send it again."
+        ) % {"limit": limit}
+    return _(
+        "The file is %(size)s; the limit for a result sheet is %(limit)s. A result sheet is normally "
+        "well under 1 MB: remove pictures and extra sheets, save it again and send it again."
+    ) % {"size": filesizeformat(size), "limit": limit}
+
+
+def upload_too_big(content_length: object) -> bool:
+    """True when the request announces a body larger than any accepted sheet (checked before it is read)."""
+    try:
+        length = int(str(content_length or 0))
+    except ValueError:
+        return False
+    # A multipart body carries the file plus a few hundred bytes of headers and the CSRF token.
+    return length > settings.SHEET_MAX_BYTES + 64 * 1024
+
+
+def check_sheet_file(upload) -> None:
+    """Refuse, with a sentence the referee can act on, a file that is too big or plainly not a workbook."""
+    if upload.size > settings.SHEET_MAX_BYTES:
+        raise forms.ValidationError(too_big_message(upload.size), code="too_big")
+    name = (upload.name or "").lower()
+    if not name.endswith(".xlsx"):
+        raise forms.ValidationError(
+            _(
+                "“%(name)s” is not an Excel workbook (.xlsx). Send the official result sheet as an .xlsx file: in "
+                "Excel or LibreOffice, use “Save as” and choose “Excel Workbook (.xlsx)”."
+            )
+            % {"name": upload.name},
+            code="not_xlsx",
+        )
+
+
+class SheetUploadForm(forms.Form):
+    file = forms.FileField(
+        label=gettext_lazy("Result sheet (.xlsx)"),
+        widget=forms.ClearableFileInput(attrs={"accept": f".xlsx,{XLSX_TYPE}"}),
+        error_messages={
+            "required": gettext_lazy("Choose the result sheet to send."),
+            "empty": gettext_lazy("The file is empty: choose the result sheet saved from Excel."),
+        },
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        check_sheet_file(upload)
+        return upload
+
+
+class ConfirmForm(forms.Form):
+    """The referee confirms the import; when the report has warnings they must say they have read them."""
+
+    acknowledge = forms.BooleanField(
+        label=gettext_lazy("I have read the warnings above; import the sheet anyway."),
+        required=False,
+        error_messages={"required": gettext_lazy("Tick the box to show you have read the warnings.")},
+    )
+
+    def __init__(self, *args, warnings: int = 0, **kwargs):
+        super().__init__(*args, **kwargs)
+        if warnings:
+            self.fields["acknowledge"].required = True
+        else:
+            del self.fields["acknowledge"]

@@ -1,0 +1,434 @@
+"""The referee's result-sheet pages, mounted at /referee/ (namespace "referee").
+
+The journey: download the template (blank, or pre-filled for a tournament on the site) → upload → the report
+(errors by cell, an annotated copy to correct) → upload again → the preview of what will change → confirm →
+the status page, which refreshes itself until the ratings are published (or the job failed).
+
+Who may do what is decided by players.permissions; `may_upload` combines its rules for a sheet that may or may
+not name a tournament of the site.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import PurePath
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+from django.utils.http import content_disposition_header
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from players import permissions
+from ratings.models import ReplayRequest
+from tournaments.annotate import annotate_workbook
+from tournaments.forms import XLSX_TYPE, ConfirmForm, SheetUploadForm, too_big_message, upload_too_big
+from tournaments.models import Sheet, Tournament
+from tournaments.preview import sheet_preview
+from tournaments.services import sheet_check, sheet_import, sheet_receive
+from tournaments.sheet import REFUSAL_CODES, ParsedSheet, Report
+from tournaments.template import blank_workbook, prefilled_workbook
+
+logger = logging.getLogger(__name__)
+
+# A replay normally takes seconds; past this the status page stops refreshing and says whom to tell.
+STALLED_AFTER = timedelta(minutes=15)
+ACCEPTED = (Sheet.IMPORTED, Sheet.REPLAYED)
+
+
+# --- shared with the API -------------------------------------------------------------------------------------
+
+
+class UploadForbidden(Exception):
+    """The sheet names a tournament of the site that this user does not referee."""
+
+    def __init__(self, tournament: Tournament | None) -> None:
+        super().__init__(getattr(tournament, "pk", None))
+        self.tournament = tournament
+
+
+def may_upload(user, tournament: Tournament | None) -> bool:
+    """A tournament of the site: its referees and the board. A tournament new to the site: any referee.
+
+    Local fallback: players.permissions has no rule taking "no tournament" yet (can_upload_sheet needs one).
+    """
+    if tournament is None:
+        return permissions.can_register_tournament(user)
+    return permissions.can_upload_sheet(user, tournament)
+
+
+def named_tournament(parsed: ParsedSheet) -> Tournament | None:
+    """The tournament of the site named by the sheet's Tournament ID, when there is one and it exists."""
+    tournament_id = parsed.tournament_fields.get("tournament_id")
+    if not isinstance(tournament_id, int):
+        return None
+    return Tournament.objects.filter(pk=tournament_id).first()
+
+
+def sheet_receive_as(*, user, data: bytes, file_name: str) -> tuple[Sheet, ParsedSheet, Report]:
+    """sheet_receive, undone (nothing kept) when the sheet names a tournament this user may not send."""
+    with transaction.atomic():
+        sheet, parsed, report = sheet_receive(data=data, file_name=file_name, user=user)
+        tournament = named_tournament(parsed)
+        if not may_upload(user, tournament):
+            raise UploadForbidden(tournament)
+    return sheet, parsed, report
+
+
+def may_see_sheet(user, sheet: Sheet) -> bool:
+    """The board, whoever sent it, and the referees of its tournament."""
+    if permissions.is_board(user) or (sheet.uploaded_by_id is not None and sheet.uploaded_by_id == user.pk):
+        return True
+    return sheet.tournament is not None and permissions.can_correct(user, sheet.tournament)
+
+
+def language() -> str:
+    return "fr" if (get_language() or "en").lower().startswith("fr") else "en"
+
+
+def tournament_url(tournament_id: int | None) -> str | None:
+    if tournament_id is None:
+        return None
+    for name in ("tournament-detail", "tournament_detail"):
+        try:
+            return reverse(name, args=[tournament_id])
+        except NoReverseMatch:
+            continue
+    return None
+
+
+# --- helpers of the pages ------------------------------------------------------------------------------------
+
+
+def _visible_sheet(request, pk: int) -> Sheet:
+    """The sheet if this user may see it; anyone else gets 404, so sheet numbers reveal nothing."""
+    sheet = get_object_or_404(Sheet.objects.select_related("tournament", "replay_request"), pk=pk)
+    if not may_see_sheet(request.user, sheet):
+        raise Http404(_("No result sheet with this number among yours."))
+    return sheet
+
+
+def _report(sheet: Sheet) -> dict:
+    report = sheet.report or {}
+    return report.get(language()) or report.get("en") or {"errors": [], "warnings": []}
+
+
+def _xlsx(data: bytes, file_name: str) -> HttpResponse:
+    response = HttpResponse(data, content_type=XLSX_TYPE)
+    response["Content-Disposition"] = content_disposition_header(True, file_name)
+    return response
+
+
+def _forbidden(request, tournament: Tournament | None) -> HttpResponse:
+    return render(request, "referee/forbidden.html", {"tournament": tournament}, status=403)
+
+
+def _home(request, form: SheetUploadForm, *, status: int = 200, error: str = "") -> HttpResponse:
+    user = request.user
+    return render(
+        request,
+        "referee/home.html",
+        {
+            "form": form,
+            "error": error,
+            "tournaments": permissions.my_tournaments(user)
+            .select_related("system")
+            .order_by("-start_date")[:50],
+            "sheets": Sheet.objects.filter(uploaded_by=user)
+            .defer("content")
+            .select_related("tournament")[:20],
+            "board": permissions.is_board(user),
+        },
+        status=status,
+    )
+
+
+@dataclass(frozen=True)
+class Step:
+    label: str
+    state: str  # done, current, todo, failed
+    when: datetime | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Progress:
+    steps: list[Step]
+    waiting: bool  # the page refreshes itself while True
+    stalled: bool
+    failed: bool
+
+
+def _progress(sheet: Sheet) -> Progress:
+    status, request = sheet.status, sheet.replay_request
+    imported = status in ACCEPTED or (status == Sheet.FAILED and sheet.imported_at is not None)
+    replay = request.status if request is not None else None
+    failed = status == Sheet.FAILED or replay == ReplayRequest.FAILED
+    steps = [Step(_("Received"), "done", sheet.uploaded_at)]
+    if status == Sheet.REJECTED:
+        steps.append(Step(_("Checked"), "failed", note=_("The sheet has errors to fix.")))
+    elif status == Sheet.RECEIVED:
+        steps.append(Step(_("Checked"), "current"))
+    else:
+        steps.append(Step(_("Checked"), "done"))
+    if imported:
+        steps.append(Step(_("Imported"), "done", sheet.imported_at))
+    elif status == Sheet.CHECKED:
+        steps.append(Step(_("Imported"), "current", note=_("Waiting for your confirmation.")))
+    else:
+        steps.append(Step(_("Imported"), "failed" if status == Sheet.FAILED else "todo"))
+    if status == Sheet.REPLAYED or replay == ReplayRequest.DONE:
+        steps.append(Step(_("Ratings updated"), "done", request.finished_at if request else None))
+    elif failed and imported:
+        steps.append(Step(_("Ratings updated"), "failed"))
+    elif imported:
+        note = (
+            _("Being computed.") if replay == ReplayRequest.RUNNING else _("Waiting for the rating worker.")
+        )
+        steps.append(Step(_("Ratings updated"), "current", note=note))
+    else:
+        steps.append(Step(_("Ratings updated"), "todo"))
+    steps.append(Step(_("Published"), "done" if status == Sheet.REPLAYED else "todo"))
+    waiting = status == Sheet.RECEIVED or (status == Sheet.IMPORTED and not failed)
+    since = request.requested_at if request is not None else sheet.imported_at or sheet.uploaded_at
+    stalled = waiting and since is not None and timezone.now() - since > STALLED_AFTER
+    return Progress(steps, waiting and not stalled, stalled, failed)
+
+
+# --- pages ---------------------------------------------------------------------------------------------------
+
+
+@require_GET
+@permissions.rule_required(permissions.can_register_tournament)
+def home(request):
+    return _home(request, SheetUploadForm())
+
+
+@require_GET
+def template_blank(request):
+    tournament_id = request.GET.get("tournament", "").strip()
+    if tournament_id:
+        if not tournament_id.isdigit():
+            raise Http404(_("Give the tournament's number (digits only)."))
+        return redirect("referee:tournament_template", int(tournament_id))
+    return _xlsx(blank_workbook(), "adlg-result-sheet.xlsx")
+
+
+@require_GET
+@permissions.rule_required(permissions.can_upload_sheet, tournament_kwarg="tournament_id")
+def tournament_template(request, tournament):
+    registrations = tournament.registrations.select_related("player", "player__club", "club")
+    players = [
+        (
+            r.player_id,
+            r.player.last_name,
+            r.player.first_name,
+            getattr(r.club or r.player.club, "name", None),
+            r.player.country_id,
+            r.pool,
+        )
+        for r in registrations.order_by("pool", "row", "player_id")
+    ]
+    values = {
+        "tournament_id": tournament.pk,
+        "name": tournament.name,
+        "rating_system": tournament.system_id,
+        "start": tournament.start_date,
+        "end": tournament.end_date,
+        "city": tournament.city,
+        "country": tournament.country_id,
+        "organising_club": getattr(tournament.organising_club, "name", None),
+        "referee": tournament.referee_name or None,
+        "army_points": tournament.army_points,
+        "rounds": tournament.rounds,
+        "worlds": "yes" if tournament.worlds else "no",
+        "official": "yes" if tournament.official else "no",
+    }
+    return _xlsx(prefilled_workbook(tournament=values, players=players), f"result-sheet-{tournament.pk}.xlsx")
+
+
+@csrf_exempt  # the CSRF check reads the body: the size is checked first, then _upload checks the token
+@require_http_methods(["GET", "POST"])
+@permissions.rule_required(permissions.can_register_tournament)
+def upload(request):
+    if request.method == "POST" and upload_too_big(request.META.get("CONTENT_LENGTH")):
+        return _home(request, SheetUploadForm(), status=413, error=too_big_message())
+    return _upload(request)
+
+
+@csrf_protect
+def _upload(request):
+    if request.method != "POST":
+        return redirect("referee:home")
+    form = SheetUploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _home(request, form, status=400)
+    file = form.cleaned_data["file"]
+    try:
+        sheet, _parsed, _report = sheet_receive_as(
+            user=request.user, data=file.read(), file_name=PurePath(file.name).name
+        )
+    except UploadForbidden as refused:
+        return _forbidden(request, refused.tournament)
+    if sheet.status in ACCEPTED:  # the service hands back the earlier sheet of an identical file
+        messages.info(
+            request,
+            _("This file was already imported on %(date)s: nothing changed.")
+            % {"date": timezone.localtime(sheet.imported_at).strftime("%Y-%m-%d %H:%M")},
+        )
+        return redirect("referee:sheet_status", sheet.pk)
+    return redirect("referee:sheet", sheet.pk)
+
+
+@require_GET
+@login_required
+def sheet_detail(request, pk: int):
+    """The report of a sheet with errors, or the preview of a checked one."""
+    sheet = _visible_sheet(request, pk)
+    if sheet.status == Sheet.CHECKED:
+        return _preview(request, sheet, ConfirmForm(warnings=len(_report(sheet)["warnings"])))
+    if sheet.status != Sheet.REJECTED:
+        return redirect("referee:sheet_status", sheet.pk)
+    report = _report(sheet)
+    refused = any(issue["code"] in REFUSAL_CODES for issue in report["errors"])
+    return render(
+        request,
+        "referee/report.html",
+        {
+            "sheet": sheet,
+            "report": report,
+            "refused": refused,
+            "form": SheetUploadForm(),
+        },
+    )
+
+
+def _preview(request, sheet: Sheet, form: ConfirmForm, *, status: int = 200) -> HttpResponse:
+    parsed, report = sheet_check(data=bytes(sheet.content))
+    preview = sheet_preview(parsed) if report.ok else None
+    return render(
+        request,
+        "referee/preview.html",
+        {
+            "sheet": sheet,
+            "preview": preview,
+            "report": report.as_dict(language()),
+            "form": form,
+            "upload_form": SheetUploadForm(),
+            "may_confirm": preview is not None and may_upload(request.user, sheet.tournament),
+        },
+        status=status,
+    )
+
+
+@require_POST
+@login_required
+def sheet_confirm(request, pk: int):
+    sheet = _visible_sheet(request, pk)
+    if sheet.status != Sheet.CHECKED:
+        return redirect("referee:sheet_status", sheet.pk)
+    if not may_upload(request.user, sheet.tournament):
+        return _forbidden(request, sheet.tournament)
+    form = ConfirmForm(request.POST, warnings=len(_report(sheet)["warnings"]))
+    if not form.is_valid():
+        return _preview(request, sheet, form, status=400)
+    try:
+        with transaction.atomic():
+            # Locked and checked again: a double click must not import the sheet twice.
+            locked = Sheet.objects.select_for_update().get(pk=sheet.pk)
+            if locked.status == Sheet.CHECKED:
+                sheet_import(sheet=locked, user=request.user)
+    except (
+        Exception
+    ):  # a fault of the site, not of the sheet: everything was rolled back, the referee may retry
+        logger.exception("import of sheet %s failed", sheet.pk)
+        messages.error(
+            request,
+            _(
+                "The import failed because of a problem on the site; nothing was changed. Try "
+                "again in a few minutes, and tell the technical board if it fails again."
+            ),
+        )
+        return redirect("referee:sheet", sheet.pk)
+    return redirect("referee:sheet_status", sheet.pk)
+
+
+@require_GET
+@login_required
+def sheet_status(request, pk: int):
+    sheet = _visible_sheet(request, pk)
+    return render(
+        request,
+        "referee/status.html",
+        {
+            "sheet": sheet,
+            "progress": _progress(sheet),
+            "report": _report(sheet),
+            "tournament_url": tournament_url(sheet.tournament_id) if sheet.status == Sheet.REPLAYED else None,
+            "new_players": sorted((sheet.new_players or {}).items()),
+        },
+    )
+
+
+@require_GET
+@login_required
+def sheet_annotated(request, pk: int):
+    sheet = _visible_sheet(request, pk)
+    _parsed, report = sheet_check(data=bytes(sheet.content))
+    data = annotate_workbook(bytes(sheet.content), report, lang=language())
+    if data is None:
+        return render(
+            request,
+            "referee/report.html",
+            {
+                "sheet": sheet,
+                "report": _report(sheet),
+                "refused": True,
+                "form": SheetUploadForm(),
+                "error": _(
+                    "This file cannot be annotated: it is not a workbook the site can open. Save it again from "
+                    "Excel as .xlsx and send it again."
+                ),
+            },
+            status=409,
+        )
+    stem = PurePath(sheet.file_name).stem or "result-sheet"
+    return _xlsx(data, _("%(name)s-annotated.xlsx") % {"name": stem})
+
+
+@require_GET
+@login_required
+def sheet_file(request, pk: int):
+    """The uploaded file, byte for byte."""
+    sheet = _visible_sheet(request, pk)
+    return _xlsx(bytes(sheet.content), sheet.file_name or f"result-sheet-{sheet.pk}.xlsx")
+
+
+@require_GET
+@permissions.rule_required(permissions.can_correct, tournament_kwarg="tournament_id")
+def tournament_sheets(request, tournament):
+    sheets = (
+        Sheet.objects.filter(tournament=tournament, status__in=ACCEPTED)
+        .defer("content")
+        .select_related("uploaded_by")
+        .order_by("-imported_at", "-id")
+    )
+    return render(
+        request,
+        "referee/tournament_sheets.html",
+        {
+            "tournament": tournament,
+            "sheets": sheets,
+            "tournament_url": tournament_url(tournament.pk),
+            "form": SheetUploadForm(),
+        },
+    )
