@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from players import admin_actions
 from players.admin_mixins import AuditedAdmin
 from players.models import AuditEntry, Club, Country, OpeningBalance, Player, RetiredId, Sanction
 
@@ -32,6 +33,7 @@ class PlayerAdmin(AuditedAdmin):
     autocomplete_fields = ["club", "user", "merged_into"]
     readonly_fields = ["excluded_at", "merged_into", "created_at"]
     inlines = [OpeningBalanceInline]
+    actions = [admin_actions.give_sanction, admin_actions.merge_two_players]
 
 
 @admin.register(RetiredId)
@@ -41,7 +43,7 @@ class RetiredIdAdmin(AuditedAdmin):
 
 
 @admin.register(Sanction)
-class SanctionAdmin(AuditedAdmin):
+class SanctionAdmin(admin_actions.SanctionAdminMixin, AuditedAdmin):
     list_display = ["id", "player", "kind", "decided_on", "expires_on"]
     list_filter = ["kind"]
     search_fields = ["player__last_name", "player__id"]

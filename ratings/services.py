@@ -20,7 +20,7 @@ from django.utils import timezone
 from players.models import SPARE_ID
 from ratings.engine import History, PlayerState, replay
 from ratings.facts import Facts, facts_load
-from ratings.history_writer import EVENT_COLUMNS, rows_insert, rows_update
+from ratings.history_writer import EVENT_COLUMNS, event_encoders, rows_insert, rows_update
 from ratings.models import PlayerRating, RatingEvent, RatingSystem, ReplayLock, ReplayRequest
 from ratings.ranks import rank_for
 
@@ -87,8 +87,11 @@ def _as_date(value) -> date | None:
 
 
 def _event_rows(system: RatingSystem, facts: Facts, history: History, *, first_seq: int,
-                start_games: dict[int, int]):
-    """Expand the engine's records to one event row per player per game (and per adjustment), in order."""
+                start_games: dict[int, int], game_row, adjustment_row):
+    """Expand the engine's records to one event row per player per game (and per adjustment), in order.
+
+    `game_row` and `adjustment_row` make each row (history_writer.event_encoders: tuples, or COPY lines).
+    """
     ruleset = system.get_ruleset()
     values = ruleset.result_values
     info = facts.info
@@ -105,27 +108,24 @@ def _event_rows(system: RatingSystem, facts: Facts, history: History, *, first_s
         end = end_of[tid]
         while adj_index < n_adj and date(adjustments[adj_index][0], 12, 31) < end:
             year, player, before, after = adjustments[adj_index]
-            yield (code, player, seq, "adjustment", date(year, 12, 31), None, None, None, year, before, after,
-                   after - before, games_count.get(player, 0), None, None, None, None)
+            yield adjustment_row(code, player, seq, year, before, after, games_count.get(player, 0))
             seq += 1
             adj_index += 1
         s_a, s_b = values[results[gid]]
         if a != SPARE_ID:
             games_a = games_count.get(a, 0)
-            yield (code, a, seq, "game", end, tid, gid, b, None, before_a, before_a + change_a, change_a, games_a,
-                   before_b, k_a, p_a, s_a)
+            yield game_row(code, a, seq, end, tid, gid, b, before_a, change_a, games_a, before_b, k_a, p_a, s_a)
             games_count[a] = games_a + 1
             seq += 1
         if b != SPARE_ID:
             games_b = games_count.get(b, 0)
-            yield (code, b, seq, "game", end, tid, gid, a, None, before_b, before_b + change_b, change_b, games_b,
-                   before_a, k_b, 1.0 - p_a, s_b)
+            yield game_row(code, b, seq, end, tid, gid, a, before_b, change_b, games_b, before_a, k_b, 1.0 - p_a,
+                           s_b)
             games_count[b] = games_b + 1
             seq += 1
     while adj_index < n_adj:
         year, player, before, after = adjustments[adj_index]
-        yield (code, player, seq, "adjustment", date(year, 12, 31), None, None, None, year, before, after,
-               after - before, games_count.get(player, 0), None, None, None, None)
+        yield adjustment_row(code, player, seq, year, before, after, games_count.get(player, 0))
         seq += 1
         adj_index += 1
 
@@ -159,9 +159,12 @@ def ratings_replay(*, system: RatingSystem, since: date | None = None) -> Replay
     if since is not None:
         events = events.filter(date__gte=since)
     events._raw_delete(events.db)
-    written = rows_insert(table=RatingEvent._meta.db_table, columns=EVENT_COLUMNS,
-                          rows=_event_rows(system, facts, history, first_seq=last_seq + 1,
-                                           start_games=start_games))
+    game_row, adjustment_row, encoded = event_encoders()
+    written = rows_insert(
+        table=RatingEvent._meta.db_table, columns=EVENT_COLUMNS, encoded=encoded,
+        rows=_event_rows(system, facts, history, first_seq=last_seq + 1, start_games=start_games,
+                         game_row=game_row, adjustment_row=adjustment_row),
+    )
     _player_ratings_sync(system, ruleset, history, start_state, facts)
     tournament_results_write(system=system, facts=facts, history=history)
     championship_refresh(system=system, since=since)

@@ -46,6 +46,21 @@ def _reference_data(request):
     yield
 
 
+@pytest.fixture(autouse=True)
+def _tasks_in_process_unless_testing_the_worker(request):
+    """With REDIS_URL set (CI's second pass) only the worker tests use the broker; the others run tasks
+    in-process as on the embedded default, so they test the same thing on both stacks."""
+    from adlg_site.celery import app
+
+    if "services" in request.keywords:
+        yield
+        return
+    previous = app.conf.task_always_eager, app.conf.task_eager_propagates
+    app.conf.task_always_eager, app.conf.task_eager_propagates = True, True
+    yield
+    app.conf.task_always_eager, app.conf.task_eager_propagates = previous
+
+
 @pytest.fixture
 def _fail_missing_services():
     pytest.fail("REQUIRE_SERVICES=1 but DATABASE_URL (postgres://…) or REDIS_URL is missing")

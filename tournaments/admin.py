@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from players import admin_actions
 from players.admin_mixins import AuditedAdmin, DerivedAdmin
 from tournaments.models import Game, Registration, Sheet, Standing, Tournament
 
@@ -20,6 +21,9 @@ class TournamentAdmin(AuditedAdmin):
     autocomplete_fields = ["organising_club", "referees"]
     list_select_related = ["system", "country"]
     inlines = [RegistrationInline]
+    actions = [admin_actions.override_championship, admin_actions.approve_registration_exception]
+    # These decide a replay: they change only through the actions above, which request it and ask a reason.
+    readonly_fields = ["counts_override", "override_reason", "exception_approved", "exception_reason", "status"]
 
 
 @admin.register(Game)

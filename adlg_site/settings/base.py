@@ -120,6 +120,13 @@ SPECTACULAR_SETTINGS = {
 
 # Celery: with REDIS_URL the broker is Redis and a worker runs the tasks; without it they run in-process.
 REDIS_URL = os.environ.get("REDIS_URL")
+# The login throttle counts attempts in the cache: shared by every web process when Redis is there.
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": "adlg"}
+        if REDIS_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
 if REDIS_URL:
     CELERY_BROKER_URL = validate_redis_url(REDIS_URL)
     CELERY_RESULT_BACKEND = REDIS_URL

@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 from django.db import connection, connections, transaction
 
-from ratings.models import RatingSystem, ReplayRequest
+from ratings.models import RatingEvent, RatingSystem, ReplayRequest
 from ratings.services import replay_from_scratch
 from ratings.tasks import sweep_replay_requests
 from tests.ratings.helpers import derived_state, roster, sheet
@@ -76,8 +76,9 @@ def test_a_worker_killed_in_the_middle_of_a_replay_leaves_a_state_equal_to_a_cle
         assert time.monotonic() < deadline, "the worker never started the replay"
         time.sleep(0.05)
     worker.kill()
-    # The replay's transaction died with the worker: nothing of it was committed, the request still waits.
-    assert ReplayRequest.objects.get().status == ReplayRequest.PENDING
+    # The replay's transaction died with the worker: nothing of it was committed, the request is still open.
+    assert ReplayRequest.objects.get().status == ReplayRequest.RUNNING
+    assert not RatingEvent.objects.exists()
     celery_worker_process()
     sweep_replay_requests(older_than_seconds=0)  # the periodic sweep, run now instead of in a minute
     wait_until_replayed(timeout=180)
