@@ -1,0 +1,288 @@
+"""The technical board's pages (/board/): sanctions, merges, IDs, championship overrides, exceptions, audit log.
+
+Every page is guarded by a rule of players.permissions and calls one service of players.governance; the forms
+only check the shape of the input, the services decide.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.db.models import Count, Q
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods, require_safe
+
+from players import permissions
+from players.governance import (
+    GovernanceError,
+    audit_entries,
+    player_merge,
+    player_retire_id,
+    sanction_give,
+    tournament_exception_approve,
+    tournament_override,
+)
+from players.models import AuditEntry, Player, RetiredId, Sanction
+from players.services import next_free_id_preview
+
+# --- forms -------------------------------------------------------------------------------------------------------
+
+
+class PlayerIdField(forms.IntegerField):
+    """A federation ID that must name an existing player; cleans to the Player."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("min_value", 1)
+        super().__init__(**kwargs)
+
+    def clean(self, value):
+        player_id = super().clean(value)
+        if player_id is None:
+            return None
+        player = Player.objects.select_related("club", "country").filter(pk=player_id).first()
+        if player is None:
+            raise forms.ValidationError(_("No player has the ID %(id)s.") % {"id": player_id})
+        return player
+
+
+class SanctionForm(forms.Form):
+    player = PlayerIdField(label=gettext_lazy("Player ID"))
+    kind = forms.ChoiceField(label=gettext_lazy("Sanction"), choices=Sanction.KIND_CHOICES)
+    reason = forms.CharField(label=gettext_lazy("Reason (confidential)"), widget=forms.Textarea(attrs={"rows": 3}))
+    decided_on = forms.DateField(label=gettext_lazy("Decided on"), widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class MergeForm(forms.Form):
+    keep = PlayerIdField(label=gettext_lazy("ID to keep"))
+    duplicate = PlayerIdField(label=gettext_lazy("Duplicate ID (retired)"))
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("keep") and cleaned.get("duplicate") and cleaned["keep"].pk == cleaned["duplicate"].pk:
+            raise forms.ValidationError(_("Choose two different players."))
+        return cleaned
+
+
+class RetireIdForm(forms.Form):
+    player_id = forms.IntegerField(label=gettext_lazy("ID"), min_value=1)
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=200)
+
+
+COUNTS_CHOICES = [
+    ("", gettext_lazy("Follow the charter's checks")),
+    ("yes", gettext_lazy("Counts for the championship")),
+    ("no", gettext_lazy("Does not count for the championship")),
+]
+
+
+class OverrideForm(forms.Form):
+    counts = forms.ChoiceField(label=gettext_lazy("Decision"), choices=COUNTS_CHOICES, required=False)
+    reason = forms.CharField(label=gettext_lazy("Reason (public)"), widget=forms.Textarea(attrs={"rows": 3}),
+                             required=False)
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("counts") and not (cleaned.get("reason") or "").strip():
+            self.add_error("reason", _("Give the reason for the decision: it is shown publicly."))
+        return cleaned
+
+
+class ExceptionForm(forms.Form):
+    approved = forms.BooleanField(label=gettext_lazy("Exception approved"), required=False)
+    reason = forms.CharField(label=gettext_lazy("Reason"), widget=forms.Textarea(attrs={"rows": 3}), required=False)
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("approved") and not (cleaned.get("reason") or "").strip():
+            self.add_error("reason", _("Give the reason for the exception."))
+        return cleaned
+
+
+class AuditFilterForm(forms.Form):
+    action = forms.CharField(label=gettext_lazy("Action"), required=False)
+    object_type = forms.CharField(label=gettext_lazy("Object type"), required=False)
+    object_id = forms.CharField(label=gettext_lazy("Object ID"), required=False)
+    user = forms.CharField(label=gettext_lazy("User"), required=False)
+    since = forms.DateField(label=gettext_lazy("Since"), required=False,
+                            widget=forms.DateInput(attrs={"type": "date"}))
+
+
+# --- pages -------------------------------------------------------------------------------------------------------
+
+
+@permissions.rule_required(permissions.can_register_tournament)
+@require_safe
+def home(request):
+    """The referees' and the board's start page: each sees the links of their role."""
+    board = permissions.can_view_board(request.user)
+    return render(request, "board/home.html",
+                  {"board": board, "next_free_id": next_free_id_preview() if board else None})
+
+
+@permissions.rule_required(permissions.can_sanction)
+@require_http_methods(["GET", "POST"])
+def sanctions(request):
+    today = timezone.localdate()
+    if request.method == "POST":
+        form = SanctionForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                sanction = sanction_give(player=data["player"], kind=data["kind"], reason=data["reason"],
+                                         user=request.user, decided_on=data["decided_on"])
+            except GovernanceError as exc:
+                form.add_error(None, str(exc))
+            else:
+                messages.success(request, _("%(sanction)s recorded for player %(id)s.")
+                                 % {"sanction": sanction.get_kind_display(), "id": sanction.player_id})
+                return redirect("board:sanctions")
+    else:
+        form = SanctionForm(initial={"player": request.GET.get("player"), "decided_on": today})
+    current = (permissions.visible_sanctions(request.user, today=today)
+               .exclude(kind=Sanction.YELLOW, expires_on__lt=today).select_related("player", "created_by"))
+    return render(request, "board/sanctions.html", {"form": form, "sanctions": current})
+
+
+def _record(player: Player) -> dict:
+    from tournaments.models import Game
+
+    return {
+        "player": player,
+        "games": Game.objects.filter(Q(player_a=player) | Q(player_b=player)).count(),
+        "registrations": player.registrations.select_related("tournament").order_by("-tournament__end_date")[:20],
+        "registration_count": player.registrations.count(),
+        "opening_balances": list(player.opening_balances.all()),
+        "sanction_count": player.sanctions.count(),
+    }
+
+
+@permissions.rule_required(permissions.can_merge)
+@require_http_methods(["GET", "POST"])
+def merge(request):
+    data = request.POST if request.method == "POST" else (request.GET if "keep" in request.GET else None)
+    form = MergeForm(data)
+    if data is not None and form.is_valid():
+        keep, duplicate = form.cleaned_data["keep"], form.cleaned_data["duplicate"]
+        if request.method == "POST" and request.POST.get("confirm") == "yes":
+            try:
+                player_merge(keep=keep, duplicate=duplicate, user=request.user)
+            except GovernanceError as exc:
+                form.add_error(None, str(exc))
+            else:
+                messages.success(request, _("Player %(dup)s merged into %(keep)s; ID %(dup)s is retired.")
+                                 % {"dup": duplicate.pk, "keep": keep.pk})
+                return redirect("board:merge")
+        if not form.errors:
+            return render(request, "board/merge_confirm.html",
+                          {"form": form, "keep": _record(keep), "duplicate": _record(duplicate)})
+    return render(request, "board/merge.html", {"form": form})
+
+
+@permissions.rule_required(permissions.can_retire_id)
+@require_http_methods(["GET", "POST"])
+def ids(request):
+    form = RetireIdForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player_retire_id(player_id=form.cleaned_data["player_id"], reason=form.cleaned_data["reason"],
+                             user=request.user)
+        except GovernanceError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("ID %(id)s retired.") % {"id": form.cleaned_data["player_id"]})
+            return redirect("board:ids")
+    return render(request, "board/ids.html", {
+        "form": form, "next_free_id": next_free_id_preview(),
+        "retired": RetiredId.objects.order_by("-retired_at", "-id")[:100],
+    })
+
+
+@permissions.rule_required(permissions.can_override)
+@require_safe
+def tournaments(request):
+    from tournaments.models import Tournament
+
+    query = (request.GET.get("q") or "").strip()
+    qs = Tournament.objects.select_related("system", "country").annotate(referee_count=Count("referees")).order_by(
+        "-end_date", "-start_date", "-id")
+    if query.isdigit():
+        qs = qs.filter(Q(pk=int(query)) | Q(name__icontains=query))
+    elif query:
+        qs = qs.filter(Q(name__icontains=query) | Q(city__icontains=query))
+    page = Paginator(qs, 50).get_page(request.GET.get("page"))
+    return render(request, "board/tournaments.html", {"page": page, "query": query})
+
+
+@permissions.rule_required(permissions.can_override, tournament_kwarg="pk")
+@require_http_methods(["GET", "POST"])
+def override(request, tournament):
+    initial = {"counts": {True: "yes", False: "no", None: ""}[tournament.counts_override],
+               "reason": tournament.override_reason}
+    form = OverrideForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        counts = {"yes": True, "no": False}.get(form.cleaned_data["counts"])
+        try:
+            tournament_override(tournament=tournament, counts=counts, reason=form.cleaned_data["reason"],
+                                user=request.user)
+        except GovernanceError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("Decision recorded; the championship is being recomputed."))
+            return redirect("board:tournaments")
+    outcome = getattr(tournament, "outcome", None)  # none until the replay has seen the tournament
+    return render(request, "board/override.html", {"tournament": tournament, "form": form, "outcome": outcome})
+
+
+@permissions.rule_required(permissions.can_approve_exception, tournament_kwarg="pk")
+@require_http_methods(["GET", "POST"])
+def exception(request, tournament):
+    from tournaments.registration import (
+        club_year_tournaments,
+        format_key,
+        registration_failures,
+        registration_message,
+    )
+
+    form = ExceptionForm(request.POST or None, initial={"approved": tournament.exception_approved,
+                                                        "reason": tournament.exception_reason})
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament_exception_approve(tournament=tournament, approved=form.cleaned_data["approved"],
+                                         reason=form.cleaned_data["reason"], user=request.user)
+        except GovernanceError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("Registration exception saved."))
+            return redirect("board:tournaments")
+    club_id = tournament.organising_club_id if tournament.official else None
+    failures = registration_failures(
+        start=tournament.start_date, announced_on=tournament.announced_on or tournament.created_at.date(),
+        club_id=club_id, format=format_key(tournament.format, tournament.army_points),
+        year_tournaments_of_club=club_year_tournaments(club_id=club_id, system_id=tournament.system_id,
+                                                       year=tournament.start_date.year, exclude_pk=tournament.pk),
+    )
+    language = getattr(request, "LANGUAGE_CODE", "en")
+    return render(request, "board/exception.html", {
+        "tournament": tournament, "form": form,
+        "failures": [registration_message(code, params, language) for code, params in failures],
+    })
+
+
+@permissions.rule_required(permissions.can_view_audit)
+@require_safe
+def audit(request):
+    form = AuditFilterForm(request.GET or None)
+    filters = form.cleaned_data if form.is_valid() else {}
+    qs = audit_entries(action=filters.get("action", ""), object_type=filters.get("object_type", ""),
+                       object_id=filters.get("object_id", ""), username=filters.get("user", ""),
+                       since=filters.get("since"))
+    page = Paginator(qs, 50).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    actions = AuditEntry.objects.order_by("action").values_list("action", flat=True).distinct()
+    return render(request, "board/audit.html",
+                  {"form": form, "page": page, "query": query.urlencode(), "actions": actions})

@@ -1,0 +1,292 @@
+"""Who sees and does what: the one place that decides. Views, the API, exports and the admin all ask here.
+
+Roles (a user may hold several):
+- *board*: a member of the technical board, i.e. an active ``user.is_staff`` account. The board may do everything.
+- *referee of a tournament*: an active user listed in ``tournament.referees``.
+- *referee*: a user who referees at least one tournament, or who was given the permission
+  ``tournaments.add_tournament`` in the admin (how the board lets a new organiser register a first tournament).
+- *player*: a user linked to a federation ID (``Player.user``). Being a player grants nothing beyond the public site.
+- *anonymous*: everybody else; sees the public site only.
+
+Sanctions (charter App. 7 §3, RULES.md §8): yellow and red cards, with the player's identity, are seen by the
+board, and by a referee only for players registered in a tournament that referee runs, and only until that
+tournament ends (``end_date >= today``). A yellow card past its expiry date is shown to nobody but the board
+(the nightly task erases it). The reason of a sanction is the board's alone. Nobody but the board sees
+exclusions' reasons; an exclusion itself is visible publicly only as the player's absence.
+
+Stable API (others import these names):
+
+    is_board(user)                                  is_referee(user)
+    is_referee_of(user, tournament)                 player_of(user) -> Player | None
+    can_view_sanctions(user, player, *, today=None) can_view_sanction_reason(user)
+    can_view_tournament_cards(user, tournament, *, today=None)
+    visible_sanctions(user, qs=None, *, today=None) -> Sanction queryset (empty when nothing may be seen)
+    can_upload_sheet(user, tournament)              can_correct(user, tournament)
+    can_manage_tournament(user, tournament)         my_tournaments(user) -> Tournament queryset
+    can_register_tournament(user)                   can_approve_exception(user)
+    can_sanction(user)  can_exclude(user)  can_merge(user)  can_retire_id(user)  can_override(user)
+    can_close_year(user)  can_view_audit(user)  can_view_board(user)  can_view_next_id(user)
+    rule_required(rule, *, tournament_kwarg=None)   view decorator (below)
+    permission_for(rule=None, *, object_rule=None, public_read=False)   DRF permission class factory
+    IsBoard, CanUploadSheet                         ready-made DRF permission classes
+    tournament_of(obj)                              the tournament of an API object (itself or obj.tournament)
+
+Every ``can_*`` function takes the user first and returns a bool; anonymous and inactive users get False.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from datetime import date
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+
+# --- roles ------------------------------------------------------------------------------------------------------
+
+
+def _active(user) -> bool:
+    return bool(user is not None and getattr(user, "is_authenticated", False) and getattr(user, "is_active", False))
+
+
+def is_board(user) -> bool:
+    return _active(user) and bool(user.is_staff)
+
+
+def is_referee_of(user, tournament) -> bool:
+    if not _active(user) or tournament is None or tournament.pk is None:
+        return False
+    return tournament.referees.filter(pk=user.pk).exists()
+
+
+def is_referee(user) -> bool:
+    if not _active(user):
+        return False
+    return user.refereed_tournaments.exists() or user.has_perm("tournaments.add_tournament")
+
+
+def player_of(user):
+    """The federation record linked to this account, or None."""
+    if not _active(user):
+        return None
+    from players.models import Player
+
+    return Player.objects.filter(user=user).first()
+
+
+def _today(today: date | None) -> date:
+    return today or timezone.localdate()
+
+
+# --- sanctions ---------------------------------------------------------------------------------------------------
+
+
+def visible_sanctions(user, qs: QuerySet | None = None, *, today: date | None = None) -> QuerySet:
+    """The sanctions of `qs` (default: all) this user may see, with the player's identity."""
+    from players.models import Sanction
+    from tournaments.models import Registration
+
+    if qs is None:
+        qs = Sanction.objects.all()
+    if is_board(user):
+        return qs
+    if not _active(user):
+        return qs.none()
+    today = _today(today)
+    refereed_players = Registration.objects.filter(
+        tournament__referees=user, tournament__end_date__gte=today
+    ).values("player_id")
+    return (
+        qs.filter(kind__in=[Sanction.YELLOW, Sanction.RED], player_id__in=refereed_players)
+        .exclude(kind=Sanction.YELLOW, expires_on__lt=today)
+    )
+
+
+def can_view_sanctions(user, player, *, today: date | None = None) -> bool:
+    """May this user see the yellow and red cards of this player (that the player has any is another matter)?"""
+    if is_board(user):
+        return True
+    if not _active(user) or player is None:
+        return False
+    from tournaments.models import Registration
+
+    return Registration.objects.filter(
+        player=player, tournament__referees=user, tournament__end_date__gte=_today(today)
+    ).exists()
+
+
+def can_view_sanction_reason(user) -> bool:
+    return is_board(user)
+
+
+def can_view_tournament_cards(user, tournament, *, today: date | None = None) -> bool:
+    """The cards page of a tournament: the board always, its referees until it ends."""
+    if is_board(user):
+        return True
+    return is_referee_of(user, tournament) and tournament.end_date >= _today(today)
+
+
+# --- tournaments -------------------------------------------------------------------------------------------------
+
+
+def can_manage_tournament(user, tournament) -> bool:
+    return is_board(user) or is_referee_of(user, tournament)
+
+
+def can_upload_sheet(user, tournament) -> bool:
+    return can_manage_tournament(user, tournament)
+
+
+def can_correct(user, tournament) -> bool:
+    return can_manage_tournament(user, tournament)
+
+
+def my_tournaments(user) -> QuerySet:
+    from tournaments.models import Tournament
+
+    if not _active(user):
+        return Tournament.objects.none()
+    return Tournament.objects.filter(referees=user)
+
+
+def can_register_tournament(user) -> bool:
+    return is_board(user) or is_referee(user)
+
+
+def can_approve_exception(user) -> bool:
+    return is_board(user)
+
+
+# --- the board's decisions -------------------------------------------------------------------------------------
+
+
+def can_sanction(user) -> bool:
+    return is_board(user)
+
+
+def can_exclude(user) -> bool:
+    return is_board(user)
+
+
+def can_merge(user) -> bool:
+    return is_board(user)
+
+
+def can_retire_id(user) -> bool:
+    return is_board(user)
+
+
+def can_override(user) -> bool:
+    return is_board(user)
+
+
+def can_close_year(user) -> bool:
+    return is_board(user)
+
+
+def can_view_audit(user) -> bool:
+    return is_board(user)
+
+
+def can_view_board(user) -> bool:
+    return is_board(user)
+
+
+def can_view_next_id(user) -> bool:
+    return is_board(user)
+
+
+# --- views -------------------------------------------------------------------------------------------------------
+
+
+def _positional_count(function) -> int:
+    return sum(1 for p in inspect.signature(function).parameters.values()
+               if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
+
+
+def rule_required(rule: Callable[..., bool], *, tournament_kwarg: str | None = None):
+    """Guard a function view with one of the rules above.
+
+    Without `tournament_kwarg` the rule is called as ``rule(user)``. With it, the tournament whose primary key is
+    in that URL keyword is loaded (404 when missing), the rule is called as ``rule(user, tournament)`` (or
+    ``rule(user)`` for a rule of the user alone, such as ``can_override``) and the view receives the object as its
+    ``tournament`` keyword argument instead of the key.
+    Anonymous visitors are sent to the login page; signed-in users who may not get 403.
+    """
+
+    takes_tournament = _positional_count(rule) >= 2
+
+    def decorator(view):
+        @wraps(view)
+        def wrapped(request, *args, **kwargs):
+            user = request.user
+            if not _active(user):  # before any lookup: a visitor learns nothing, not even which IDs exist
+                return redirect_to_login(request.get_full_path())
+            if tournament_kwarg is not None:
+                from tournaments.models import Tournament
+
+                tournament = get_object_or_404(Tournament, pk=kwargs.pop(tournament_kwarg))
+                allowed = rule(user, tournament) if takes_tournament else rule(user)
+                kwargs["tournament"] = tournament
+            else:
+                allowed = rule(user)
+            if not allowed:
+                raise PermissionDenied
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorator
+
+
+# --- the API (Django REST framework) -----------------------------------------------------------------------------
+
+
+def tournament_of(obj):
+    """The tournament an API object belongs to: itself, or its ``tournament`` attribute."""
+    from tournaments.models import Tournament
+
+    if isinstance(obj, Tournament):
+        return obj
+    return getattr(obj, "tournament", None)
+
+
+def permission_for(rule: Callable[[object], bool] | None = None, *,
+                   object_rule: Callable[[object, object], bool] | None = None,
+                   public_read: bool = False) -> type[BasePermission]:
+    """A DRF permission class from the rules above.
+
+    `rule(user)` guards the view, `object_rule(user, tournament)` each object (through `tournament_of`);
+    with `public_read`, GET/HEAD/OPTIONS are open to everybody.
+    """
+
+    class RulePermission(BasePermission):
+        def has_permission(self, request, view):
+            if public_read and request.method in SAFE_METHODS:
+                return True
+            return rule is None or rule(request.user)
+
+        def has_object_permission(self, request, view, obj):
+            if public_read and request.method in SAFE_METHODS:
+                return True
+            return object_rule is None or object_rule(request.user, tournament_of(obj))
+
+    RulePermission.__name__ = f"Permission_{getattr(rule, '__name__', 'any')}_{getattr(object_rule, '__name__', 'any')}"
+    return RulePermission
+
+
+def _board_or_referee(user) -> bool:
+    return is_board(user) or is_referee(user)
+
+
+IsBoard = permission_for(is_board)
+IsBoard.__name__ = "IsBoard"
+# Reading is public; uploading needs the board or a referee of that tournament.
+CanUploadSheet = permission_for(_board_or_referee, object_rule=can_upload_sheet, public_read=True)
+CanUploadSheet.__name__ = "CanUploadSheet"

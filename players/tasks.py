@@ -1,0 +1,14 @@
+"""Celery tasks of the players app: thin, each calls one service and is safe to run twice."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.utils import timezone
+
+from players.governance import yellow_cards_expire
+
+
+@shared_task(name="players.tasks.expire_yellow_cards")
+def expire_yellow_cards() -> int:
+    """Nightly (beat schedule "expire-yellow-cards"): erase the yellow cards kept for their year."""
+    return yellow_cards_expire(today=timezone.localdate())

@@ -1,0 +1,107 @@
+"""Excluding a player (RULES.md §8): off every public list, ID retired for good, games void, history replayed."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from django.db import transaction
+
+from players.governance import GovernanceError, player_exclude, player_merge, sanction_give
+from players.models import SPARE_ID, AuditEntry, OpeningBalance, Player, RetiredId, Sanction
+from players.services import next_free_id_preview, player_ids_allocate
+from ratings.models import ReplayRequest
+from tests.governance.factories import make_player, make_tournament, play
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def cheat():
+    return make_player("Tricheur", "Marc")
+
+
+def test_it_removes_the_player_from_public_lists(board, cheat):
+    player_exclude(player=cheat, reason="loaded dice", user=board)
+    assert not Player.objects.public().filter(pk=cheat.pk).exists()
+    cheat.refresh_from_db()
+    assert cheat.is_excluded
+
+
+def test_it_records_the_exclusion_with_its_reason(board, cheat):
+    sanction = player_exclude(player=cheat, reason="loaded dice", user=board)
+    assert (sanction.kind, sanction.reason, sanction.player_id, sanction.created_by) == (
+        Sanction.EXCLUSION, "loaded dice", cheat.pk, board)
+
+
+def test_it_retires_the_id_and_never_gives_it_again(board):
+    highest = make_player("Dernier", "Inscrit", pk=next_free_id_preview())
+    player_exclude(player=highest, reason="cheating", user=board)
+    assert RetiredId.objects.filter(pk=highest.pk).exists()
+    with transaction.atomic():
+        given = player_ids_allocate(5)
+    assert highest.pk not in given
+    assert min(given) == highest.pk + 1
+    assert next_free_id_preview() > max(given)
+
+
+def test_it_asks_for_a_replay_of_every_system_the_player_played_in(board, cheat):
+    opponent = make_player("Adversaire", "Luc")
+    play(make_tournament("AdlG", start=date(2024, 5, 4)), cheat, opponent)
+    play(make_tournament("BE", start=date(2024, 6, 4), system="battle-empire"), opponent, cheat)
+    player_exclude(player=cheat, reason="cheating", user=board)
+    requests = ReplayRequest.objects.order_by("system_id")
+    assert [(r.system_id, r.since) for r in requests] == [("adlg", None), ("battle-empire", None)]
+    assert all(str(cheat.pk) in r.reason for r in requests)
+
+
+def test_it_replays_a_player_known_only_by_an_opening_balance(board, cheat):
+    OpeningBalance.objects.create(player=cheat, system_id="adlg", rating=1600, games=12)
+    player_exclude(player=cheat, reason="cheating", user=board)
+    assert ReplayRequest.objects.filter(system_id="adlg", since=None).count() == 1
+
+
+def test_it_needs_no_replay_for_a_player_without_history(board, cheat):
+    player_exclude(player=cheat, reason="cheating", user=board)
+    assert not ReplayRequest.objects.exists()
+
+
+def test_it_audits_the_exclusion(board, cheat):
+    player_exclude(player=cheat, reason="loaded dice", user=board)
+    entry = AuditEntry.objects.get(action="player_exclude")
+    assert (entry.user, entry.object_id) == (board, str(cheat.pk))
+    assert entry.changes["excluded_at"][0] is None
+
+
+def test_it_is_what_an_exclusion_sanction_does(board, cheat):
+    sanction_give(player=cheat, kind=Sanction.EXCLUSION, reason="cheating", user=board, decided_on=date(2025, 1, 5))
+    cheat.refresh_from_db()
+    assert cheat.is_excluded
+    assert Sanction.objects.get(player=cheat).decided_on == date(2025, 1, 5)
+
+
+@pytest.mark.parametrize("reason", ["", "   "])
+def test_it_needs_a_reason(board, cheat, reason):
+    with pytest.raises(GovernanceError, match="reason"):
+        player_exclude(player=cheat, reason=reason, user=board)
+    cheat.refresh_from_db()
+    assert not cheat.is_excluded
+
+
+def test_it_refuses_the_spare(board):
+    with pytest.raises(GovernanceError, match="spare"):
+        player_exclude(player=Player.objects.get(pk=SPARE_ID), reason="x", user=board)
+
+
+def test_it_refuses_to_exclude_twice(board, cheat):
+    player_exclude(player=cheat, reason="cheating", user=board)
+    with pytest.raises(GovernanceError, match="already excluded"):
+        player_exclude(player=cheat, reason="cheating again", user=board)
+    assert Sanction.objects.filter(player=cheat).count() == 1
+
+
+def test_it_points_from_a_merged_duplicate_to_the_kept_record(board, cheat):
+    duplicate = make_player("Tricheur", "M.")
+    player_merge(keep=cheat, duplicate=duplicate, user=board)
+    with pytest.raises(GovernanceError, match=f"exclude player {cheat.pk} instead"):
+        player_exclude(player=duplicate, reason="cheating", user=board)

@@ -1,0 +1,220 @@
+"""Who may do what: every role against every action, through players.permissions and through the pages."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from types import SimpleNamespace
+
+import pytest
+from django.contrib.auth.models import AnonymousUser, Permission
+from django.urls import reverse
+from django.utils import timezone
+
+from players import permissions
+from players.governance import sanction_give
+from players.models import Sanction
+from tests.governance.factories import make_player, make_tournament, register
+
+ROLES = ["anonymous", "player", "referee", "other_referee", "board"]
+
+# action -> the roles allowed. "referee" runs `tournament`, "other_referee" runs another one.
+MATRIX = {
+    "view_sanctions": {"referee", "board"},
+    "upload_sheet": {"referee", "board"},
+    "correct": {"referee", "board"},
+    "manage_tournament": {"referee", "board"},
+    "tournament_cards": {"referee", "board"},
+    "sanction": {"board"},
+    "exclude": {"board"},
+    "merge": {"board"},
+    "retire_id": {"board"},
+    "override": {"board"},
+    "close_year": {"board"},
+    "view_audit": {"board"},
+    "register_tournament": {"referee", "other_referee", "board"},
+    "approve_exception": {"board"},
+}
+
+
+def check(action, user, tournament, entrant):
+    return {
+        "view_sanctions": lambda: permissions.can_view_sanctions(user, entrant),
+        "upload_sheet": lambda: permissions.can_upload_sheet(user, tournament),
+        "correct": lambda: permissions.can_correct(user, tournament),
+        "manage_tournament": lambda: permissions.can_manage_tournament(user, tournament),
+        "tournament_cards": lambda: permissions.can_view_tournament_cards(user, tournament),
+        "sanction": lambda: permissions.can_sanction(user),
+        "exclude": lambda: permissions.can_exclude(user),
+        "merge": lambda: permissions.can_merge(user),
+        "retire_id": lambda: permissions.can_retire_id(user),
+        "override": lambda: permissions.can_override(user),
+        "close_year": lambda: permissions.can_close_year(user),
+        "view_audit": lambda: permissions.can_view_audit(user),
+        "register_tournament": lambda: permissions.can_register_tournament(user),
+        "approve_exception": lambda: permissions.can_approve_exception(user),
+    }[action]()
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("action", sorted(MATRIX))
+def test_it_allows_exactly_the_roles_of_the_matrix(personas, tournament, entrant, action, role):
+    assert check(action, personas[role], tournament, entrant) is (role in MATRIX[action])
+
+
+def test_it_refuses_an_inactive_board_member(board, tournament):
+    board.is_active = False
+    assert not permissions.can_sanction(board)
+    assert not permissions.can_upload_sheet(board, tournament)
+
+
+def test_it_lets_a_new_organiser_register_with_the_permission_the_board_grants(django_user_model):
+    organiser = django_user_model.objects.create_user("organiser", password="x-pass-123")
+    assert not permissions.can_register_tournament(organiser)
+    organiser.user_permissions.add(Permission.objects.get(codename="add_tournament"))
+    organiser = django_user_model.objects.get(pk=organiser.pk)  # permissions are cached per instance
+    assert permissions.can_register_tournament(organiser)
+    assert not permissions.can_sanction(organiser)
+
+
+# --- sanctions visibility ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def cards(db, board, entrant):
+    yellow = sanction_give(player=entrant, kind=Sanction.YELLOW, reason="insulted the referee", user=board,
+                           decided_on=timezone.localdate())
+    red = sanction_give(player=entrant, kind=Sanction.RED, reason="loaded dice", user=board,
+                        decided_on=timezone.localdate())
+    stranger = make_player("Inconnu", "Pierre")
+    other = sanction_give(player=stranger, kind=Sanction.YELLOW, reason="late list", user=board,
+                          decided_on=timezone.localdate())
+    return yellow, red, other
+
+
+def test_it_shows_the_board_every_sanction(board, cards):
+    assert set(permissions.visible_sanctions(board)) == set(cards)
+
+
+def test_it_shows_a_referee_only_the_cards_of_their_tournaments_players(referee, cards):
+    yellow, red, _other = cards
+    assert set(permissions.visible_sanctions(referee)) == {yellow, red}
+
+
+@pytest.mark.parametrize("role", ["anonymous", "player", "other_referee"])
+def test_it_shows_no_sanction_to_others(personas, cards, role):
+    assert list(permissions.visible_sanctions(personas[role])) == []
+
+
+def test_it_hides_the_cards_from_the_referee_once_the_tournament_has_ended(referee, tournament, entrant, cards):
+    after_end = tournament.end_date + timedelta(days=1)
+    assert permissions.can_view_sanctions(referee, entrant, today=tournament.end_date)
+    assert list(permissions.visible_sanctions(referee, today=tournament.end_date))
+    assert not permissions.can_view_sanctions(referee, entrant, today=after_end)
+    assert list(permissions.visible_sanctions(referee, today=after_end)) == []
+    assert not permissions.can_view_tournament_cards(referee, tournament, today=after_end)
+
+
+def test_it_hides_an_expired_yellow_card_from_the_referee_before_it_is_erased(referee, entrant, cards):
+    yellow, red, _other = cards
+    day_after_expiry = yellow.expires_on + timedelta(days=1)
+    make_tournament("Much later", start=day_after_expiry, referees=[referee])
+    register(referee.refereed_tournaments.get(name="Much later"), entrant)
+    assert set(permissions.visible_sanctions(referee, today=day_after_expiry)) == {red}
+
+
+def test_it_keeps_the_reason_for_the_board(board, referee):
+    assert permissions.can_view_sanction_reason(board)
+    assert not permissions.can_view_sanction_reason(referee)
+
+
+# --- the decorator and the DRF classes ------------------------------------------------------------------------------
+
+
+def test_it_lists_my_tournaments(referee, tournament, other_tournament):
+    assert list(permissions.my_tournaments(referee)) == [tournament]
+    assert list(permissions.my_tournaments(AnonymousUser())) == []
+
+
+@pytest.mark.parametrize(("role", "method", "allowed"), [
+    ("anonymous", "GET", True), ("anonymous", "POST", False), ("player", "POST", False),
+    ("other_referee", "POST", False), ("referee", "POST", True), ("board", "POST", True),
+])
+def test_it_lets_only_the_tournaments_referees_upload_through_the_api(personas, tournament, role, method, allowed):
+    request = SimpleNamespace(method=method, user=personas[role])
+    check_ = permissions.CanUploadSheet()
+    assert (check_.has_permission(request, None) and check_.has_object_permission(request, None, tournament)) is allowed
+
+
+def test_it_reads_the_tournament_of_an_api_object(tournament, entrant):
+    registration = tournament.registrations.get(player=entrant)
+    assert permissions.tournament_of(registration) == tournament
+    request = SimpleNamespace(method="DELETE", user=tournament.referees.get())
+    assert permissions.CanUploadSheet().has_object_permission(request, None, registration)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_it_gives_the_board_class_to_the_board_only(personas, role):
+    request = SimpleNamespace(method="GET", user=personas[role])
+    assert permissions.IsBoard().has_permission(request, None) is (role == "board")
+
+
+# --- the pages ---------------------------------------------------------------------------------------------------
+
+BOARD_PAGES = ["board:sanctions", "board:merge", "board:ids", "board:tournaments", "board:audit"]
+TOURNAMENT_BOARD_PAGES = ["board:tournament_override", "board:tournament_exception"]
+REFEREE_PAGES = ["board:home", "board:tournament_register", "board:my_tournaments"]
+
+
+def _login(client, user):
+    if user.is_authenticated:
+        client.force_login(user)
+
+
+def _expect(response, allowed: bool, role: str):
+    if allowed:
+        assert response.status_code == 200, response
+    elif role == "anonymous":
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))
+    else:
+        assert response.status_code in (403, 404)
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("name", BOARD_PAGES)
+def test_it_opens_the_board_pages_to_the_board_only(client, personas, name, role):
+    _login(client, personas[role])
+    _expect(client.get(reverse(name)), role == "board", role)
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("name", TOURNAMENT_BOARD_PAGES)
+def test_it_opens_the_tournament_decisions_to_the_board_only(client, personas, tournament, name, role):
+    _login(client, personas[role])
+    _expect(client.get(reverse(name, args=[tournament.pk])), role == "board", role)
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("name", REFEREE_PAGES)
+def test_it_opens_the_referee_pages_to_referees_and_the_board(client, personas, name, role):
+    _login(client, personas[role])
+    _expect(client.get(reverse(name)), role in {"referee", "other_referee", "board"}, role)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_it_opens_a_tournaments_cards_to_its_referee_and_the_board(client, personas, tournament, role):
+    _login(client, personas[role])
+    _expect(client.get(reverse("board:tournament_cards", args=[tournament.pk])), role in {"referee", "board"}, role)
+
+
+def test_it_refuses_a_referee_the_pages_of_another_referees_tournament(client, referee, other_tournament):
+    client.force_login(referee)
+    response = client.get(reverse("board:tournament_cards", args=[other_tournament.pk]))
+    assert response.status_code in (403, 404)
+    response = client.get(reverse("board:tournament_override", args=[other_tournament.pk]))
+    assert response.status_code in (403, 404)
+
+
+def test_it_answers_404_for_a_tournament_that_does_not_exist(client, board):
+    client.force_login(board)
+    assert client.get(reverse("board:tournament_cards", args=[999999])).status_code == 404
