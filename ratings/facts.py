@@ -9,7 +9,7 @@ from datetime import date
 from django.db import connection
 from django.db.models import Min, Q
 
-from players.models import SPARE_ID, OpeningBalance, Player
+from players.models import OpeningBalance, Player
 from ratings.engine import Game, Opening, Tournament
 from ratings.models import ClosedYear, RatingSystem
 from tournaments.models import Game as GameRow
@@ -42,8 +42,6 @@ class Facts:
     openings: list[Opening]
     closed_years: list[int]
     excluded: frozenset[int]
-    player_country: dict[int, str | None]
-    player_club: dict[int, int | None]
 
 
 def facts_load(*, system: RatingSystem, since: date | None = None) -> Facts:
@@ -63,15 +61,9 @@ def facts_load(*, system: RatingSystem, since: date | None = None) -> Facts:
         gid, tid, rnd, table, a, b, result, _, _, free = row
         games_by_tournament[tid].append(Game(gid, rnd, table, a, b, result, free))
         info[tid].games.append((gid, rnd, table, a, b, result, row[7], row[8], free))
-    registration_filter = Q(tournament__system=system) & ~Q(tournament__status=TournamentRow.REGISTERED)
-    if since is not None:
-        registration_filter &= Q(tournament__end_date__gte=since)
     players_by_tournament: dict[int, list[int]] = defaultdict(list)
-    for tid, player, pool, penalty, club in (
-        Registration.objects.filter(registration_filter)
-        .order_by()
-        .values_list("tournament_id", "player_id", "pool", "penalty", "club_id")
-        .iterator(chunk_size=20000)
+    for tid, player, pool, penalty, club in _rows_of(
+        Registration, "r.tournament_id, r.player_id, r.pool, r.penalty, r.club_id", system, since
     ):
         players_by_tournament[tid].append(player)
         info[tid].registrations.append((player, pool, penalty, club))
@@ -89,7 +81,6 @@ def facts_load(*, system: RatingSystem, since: date | None = None) -> Facts:
         )
     ]
     excluded = frozenset(Player.objects.filter(excluded_at__isnull=False).values_list("id", flat=True))
-    people = Player.objects.exclude(pk=SPARE_ID).values_list("id", "country_id", "club_id")
     return Facts(
         system=system,
         tournaments=tournaments,
@@ -97,19 +88,15 @@ def facts_load(*, system: RatingSystem, since: date | None = None) -> Facts:
         openings=openings,
         closed_years=sorted(ClosedYear.objects.filter(system=system).values_list("year", flat=True)),
         excluded=excluded,
-        player_country={pid: country for pid, country, _ in people},
-        player_club={pid: club for pid, _, club in people},
     )
 
 
-def _game_rows(system: RatingSystem, since: date | None) -> list[tuple]:
-    """Every game of the system's received tournaments, in one query: a million rows through the ORM's
-    row-by-row machinery would cost more than rating them."""
-    games, tournaments = GameRow._meta.db_table, TournamentRow._meta.db_table
+def _rows_of(model, columns: str, system: RatingSystem, since: date | None) -> list[tuple]:
+    """Rows of a tournament's child table (alias r) for the system's received tournaments, in one query:
+    a million rows through the ORM's row-by-row machinery would cost more than rating them."""
     sql = (
-        f'SELECT g.id, g.tournament_id, g.round, g."table", g.player_a_id, g.player_b_id, g.result, '  # noqa: S608
-        f"g.a_losses, g.b_losses, g.free FROM {games} g JOIN {tournaments} t ON t.id = g.tournament_id "
-        f"WHERE t.system_id = %s AND t.status <> %s"
+        f"SELECT {columns} FROM {model._meta.db_table} r "  # noqa: S608 - names from the models
+        f"JOIN {TournamentRow._meta.db_table} t ON t.id = r.tournament_id WHERE t.system_id = %s AND t.status <> %s"
     )
     params: list = [system.code, TournamentRow.REGISTERED]
     if since is not None:
@@ -117,7 +104,12 @@ def _game_rows(system: RatingSystem, since: date | None) -> list[tuple]:
         params.append(since)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        rows = cursor.fetchall()
+        return cursor.fetchall()
+
+
+def _game_rows(system: RatingSystem, since: date | None) -> list[tuple]:
+    rows = _rows_of(GameRow, 'r.id, r.tournament_id, r.round, r."table", r.player_a_id, r.player_b_id, r.result, '
+                    "r.a_losses, r.b_losses, r.free", system, since)
     if connection.vendor == "sqlite":
         rows = [(*row[:9], bool(row[9])) for row in rows]  # SQLite returns 0/1
     return rows
