@@ -1,0 +1,63 @@
+"""The board can use the admin on the demo federation from the first day."""
+
+import pytest
+from django.contrib import admin
+from django.core.management import call_command
+from django.urls import reverse
+
+from players.models import AuditEntry, Club, Player
+from ratings.models import PlayerRating, ReplayRequest
+from tournaments.models import Game, Sheet, Tournament
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def demo():
+    call_command("seed_demo", players=80, years=1, seed=5, verbosity=0)
+
+
+def test_seed_demo_builds_a_rated_federation_through_the_sheet_import(demo):
+    assert Player.objects.public().count() >= 80
+    assert Tournament.objects.filter(status=Tournament.RATED).count() >= 10
+    assert Tournament.objects.filter(status=Tournament.REGISTERED).count() == 3  # upcoming ones
+    assert Sheet.objects.filter(status=Sheet.REPLAYED).count() == Tournament.objects.filter(
+        status=Tournament.RATED).count()
+    assert Game.objects.filter(result__in=["FA", "FB"]).exists()
+    assert Game.objects.filter(player_b_id=99).exists() or Game.objects.filter(player_a_id=99).exists()
+    assert PlayerRating.objects.filter(system="adlg").count() > 50
+    assert not ReplayRequest.objects.exclude(status=ReplayRequest.DONE).exists()
+
+
+def test_seed_demo_if_empty_leaves_an_existing_federation_alone(demo):
+    players = Player.objects.count()
+    call_command("seed_demo", if_empty=True, verbosity=0)
+    assert Player.objects.count() == players
+
+
+def _demo_board(django_user_model):
+    return django_user_model.objects.get(username="board")  # the account seed_demo creates
+
+
+def test_every_admin_list_opens_for_the_board(demo, client, django_user_model):
+    client.force_login(_demo_board(django_user_model))
+    for model in admin.site._registry:
+        url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+        assert client.get(url).status_code == 200, url
+
+
+def test_the_board_edits_players_clubs_tournaments_and_games_in_the_admin(demo, client, django_user_model):
+    board = _demo_board(django_user_model)
+    client.force_login(board)
+    for obj in (Player.objects.public().first(), Club.objects.first(), Tournament.objects.first(),
+                Game.objects.first()):
+        url = reverse(f"admin:{obj._meta.app_label}_{obj._meta.model_name}_change", args=[obj.pk])
+        assert client.get(url).status_code == 200, url
+    club = Club.objects.first()
+    url = reverse("admin:players_club_change", args=[club.pk])
+    response = client.post(url, {"name": "Renamed Club", "country": club.country_id or ""})
+    assert response.status_code == 302
+    club.refresh_from_db()
+    assert club.name == "Renamed Club"
+    entry = AuditEntry.objects.filter(action="change", object_type="players.Club").latest("at")
+    assert entry.user == board and entry.changes["name"][1] == "Renamed Club"
