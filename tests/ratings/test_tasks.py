@@ -1,0 +1,51 @@
+from datetime import date, timedelta
+
+import pytest
+from django.utils import timezone
+
+from ratings import tasks
+from ratings.models import ReplayRequest
+from ratings.services import replay_failed
+from tests.ratings.helpers import imported, roster, sheet
+from tournaments.models import Sheet
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_the_sweep_enqueues_only_systems_with_requests_left_waiting(monkeypatch):
+    enqueued = []
+    monkeypatch.setattr(tasks, "enqueue_replay", enqueued.append)
+    old = ReplayRequest.objects.create(system_id="adlg", since=None, reason="lost message")
+    ReplayRequest.objects.filter(pk=old.pk).update(requested_at=timezone.now() - timedelta(minutes=5))
+    ReplayRequest.objects.create(system_id="battle-empire", since=None, reason="just now")
+    assert tasks.sweep_replay_requests(older_than_seconds=60) == ["adlg"]
+    assert enqueued == ["adlg"]
+
+
+def test_a_broker_outage_at_enqueue_loses_nothing(monkeypatch):
+    def broker_down(*args, **kwargs):
+        raise ConnectionError("redis is down")
+
+    monkeypatch.setattr(tasks.replay_system, "delay", broker_down)
+    tasks.enqueue_replay("adlg")  # logs, does not raise: the request row stays for the sweep
+
+
+def test_a_replay_that_fails_for_good_marks_its_requests_and_sheets_failed_and_the_next_run_covers_them():
+    roster()
+    outcome = imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
+    request = ReplayRequest.objects.create(system_id="adlg", since=date(2024, 3, 17), reason="x")
+    Sheet.objects.filter(pk=outcome.sheet.pk).update(status=Sheet.IMPORTED, replay_request=request)
+    replay_failed(system_code="adlg", error="OperationalError: boom")
+    request.refresh_from_db()
+    assert request.status == ReplayRequest.FAILED and "boom" in request.error
+    assert Sheet.objects.get(pk=outcome.sheet.pk).status == Sheet.FAILED
+    tasks.replay_system.delay("adlg")
+    request.refresh_from_db()
+    assert request.status == ReplayRequest.DONE and request.error == ""
+    assert Sheet.objects.get(pk=outcome.sheet.pk).status == Sheet.REPLAYED
+
+
+def test_close_year_task_closes_a_year_once():
+    roster()
+    assert tasks.close_year_task(2021) == ["adlg", "battle-empire"]
+    assert tasks.close_year_task(2021) == []
