@@ -2,8 +2,9 @@
 
 from functools import lru_cache
 
+from django.http import JsonResponse
 from django.shortcuts import render
-from django.urls import path
+from django.urls import path, re_path
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.response import Response
@@ -13,6 +14,7 @@ from rest_framework.views import APIView
 from championship.api import ChampionshipRankingView, ChampionshipYearListView
 from players.api import PlayerDetailView, PlayerListView, PublicReadMixin
 from ratings.api import RatingSystemListView, RulesetDetailView, RulesetListView
+from tournaments import api_upload
 from tournaments.api import TournamentDetailView, TournamentListView
 
 app_name = "api"
@@ -61,6 +63,11 @@ def _operations() -> list[dict]:
     return rows
 
 
+def api_not_found(request, rest=""):
+    """A path under one of the read API's collections that matches no endpoint: a JSON 404."""
+    return JsonResponse({"detail": "Not found: no such API endpoint (see /api/docs/)."}, status=404)
+
+
 def api_docs(request):
     return render(request, "public/api_docs.html", {"operations": _operations()})
 
@@ -78,4 +85,8 @@ urlpatterns = [
     path("rulesets/<str:code>/", RulesetDetailView.as_view(), name="ruleset-detail"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", api_docs, name="docs"),
+    *api_upload.urlpatterns,  # POST sheets/ (referees and the board), GET sheets/<id>/
+    # A malformed ID or year under the read API's own collections answers in JSON, not with the HTML 404 page.
+    # Only these prefixes, placed last: the endpoints above always match first.
+    re_path(r"^(?P<rest>(?:players|tournaments|championship|rulesets|sheets)/.*)$", api_not_found),
 ]

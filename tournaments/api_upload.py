@@ -146,7 +146,9 @@ class SheetUploadView(APIView):
             403: OpenApiResponse(
                 DetailSerializer, description="not a referee of this tournament nor the board"
             ),
+            401: OpenApiResponse(DetailSerializer, description="no credentials: sign in or send a token"),
             413: OpenApiResponse(DetailSerializer, description="file over the size limit"),
+            429: OpenApiResponse(DetailSerializer, description="too many uploads: wait and retry"),
             500: OpenApiResponse(DetailSerializer, description="a fault of the site: nothing was kept"),
         },
         examples=[UPLOADED],
@@ -213,6 +215,7 @@ class SheetStatusView(APIView):
         summary="Follow an uploaded result sheet until its ratings are published",
         responses={
             200: SheetStatusSerializer,
+            401: OpenApiResponse(DetailSerializer, description="no credentials: sign in or send a token"),
             404: OpenApiResponse(DetailSerializer, description="not yours"),
         },
     )

@@ -1,0 +1,246 @@
+"""Reads of the public player pages: search, the player's profile, history, games and head-to-head records.
+
+Terms
+-----
+public player
+    One that may appear on public pages (Player.objects.public()): not excluded, not merged into another
+    record, not the spare (99).
+event
+    A RatingEvent: one rated game or one inactivity adjustment of the player, in history order (seq).
+result letter
+    W, D or L from the player's side, read from the result value S of the event: above 0.5 a win
+    (Battle Empire wins are worth 1, 1.25 or 1.5), 0.5 a draw (a double demoralisation too), below a loss.
+head-to-head
+    The rated games of two players against each other, in every system, and the W/D/L record they make.
+
+A profile is read in a fixed number of queries (see `player_profile`), whatever the length of the history.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.db.models import QuerySet
+
+from championship.models import ChampionshipResult, ChampionshipTotal
+from players.models import SPARE_ID, Player
+from ratings.models import PlayerRating, RatingEvent, RatingSystem
+from ratings.ranks import NextRank, next_rank
+from ratings.rulesets import Rank, Ruleset
+from ratings.selectors import player_search_q, rank_by_code
+from tournaments.models import Standing, Tournament
+
+MAX_MERGE_HOPS = 10
+
+
+def is_public(player: Player | None) -> bool:
+    return (player is not None and player.excluded_at is None and player.merged_into_id is None
+            and player.id != SPARE_ID)
+
+
+def player_search(*, query: str) -> QuerySet[Player]:
+    """Public players whose names contain every word of `query` (or whose ID it is), by name."""
+    return (Player.objects.public().filter(player_search_q(query)).select_related("club", "country")
+            .order_by("last_name", "first_name", "id"))
+
+
+def player_by_exact_id(*, query: str) -> Player | None:
+    stripped = query.strip()
+    if not stripped.isdigit() or len(stripped) > 9:
+        return None
+    return Player.objects.public().filter(pk=int(stripped)).first()
+
+
+@dataclass(frozen=True)
+class PlayerLookup:
+    """The player to show, or the record a merged duplicate now lives in (a redirect), or neither (a 404)."""
+
+    player: Player | None = None
+    redirect_to: int | None = None
+
+
+def player_lookup(*, player_id: int) -> PlayerLookup:
+    player = Player.objects.select_related("club", "country").filter(pk=player_id).first()
+    if player is None or player.id == SPARE_ID or player.excluded_at is not None:
+        return PlayerLookup()
+    if player.merged_into_id is None:
+        return PlayerLookup(player=player)
+    target = player
+    for _ in range(MAX_MERGE_HOPS):  # a chain of merges ends on the record that holds the history now
+        target = Player.objects.filter(pk=target.merged_into_id).first()
+        if target is None or target.merged_into_id is None:
+            break
+    return PlayerLookup(redirect_to=target.id) if is_public(target) else PlayerLookup()
+
+
+# --- the profile ----------------------------------------------------------------------------------------
+
+
+def result_letter(score: float | None) -> str:
+    if score is None:
+        return ""
+    if score > 0.5:
+        return "W"
+    return "D" if score == 0.5 else "L"
+
+
+@dataclass
+class GameRow:
+    event: RatingEvent
+    system: RatingSystem
+    letter: str
+    opponent_public: bool
+
+    @property
+    def opponent(self) -> Player | None:
+        return self.event.opponent
+
+    @property
+    def opponent_is_spare(self) -> bool:
+        return self.event.opponent_id == SPARE_ID
+
+
+@dataclass
+class TournamentRow:
+    tournament: Tournament
+    rating_before: int
+    rating_after: int
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    standing: Standing | None = None
+
+    @property
+    def change(self) -> int:
+        return self.rating_after - self.rating_before
+
+
+@dataclass
+class SystemSection:
+    """The player in one rating system."""
+
+    system: RatingSystem
+    ruleset: Ruleset
+    rating: PlayerRating | None
+    rank: Rank | None
+    next_rank: NextRank | None
+    events: list[RatingEvent] = field(default_factory=list)
+    tournaments: list[TournamentRow] = field(default_factory=list)
+    games: list[GameRow] = field(default_factory=list)
+    adjustments: list[RatingEvent] = field(default_factory=list)
+
+
+@dataclass
+class ChampionshipYear:
+    year: int
+    total: ChampionshipTotal | None
+    results: list[ChampionshipResult]
+
+
+@dataclass
+class HeadToHead:
+    opponent: Player
+    games: list[GameRow]
+
+    @property
+    def wins(self) -> int:
+        return sum(1 for g in self.games if g.letter == "W")
+
+    @property
+    def draws(self) -> int:
+        return sum(1 for g in self.games if g.letter == "D")
+
+    @property
+    def losses(self) -> int:
+        return sum(1 for g in self.games if g.letter == "L")
+
+
+@dataclass
+class PlayerProfile:
+    player: Player
+    sections: list[SystemSection]
+    championship: list[ChampionshipYear]
+
+    def all_games(self) -> list[GameRow]:
+        return [game for section in self.sections for game in section.games]
+
+    def opponents(self) -> list[Player]:
+        """The public players met in rated games, by name: the choices of the head-to-head form."""
+        met = {g.event.opponent_id: g.event.opponent for g in self.all_games() if g.opponent_public}
+        return sorted(met.values(), key=lambda p: (p.last_name.lower(), p.first_name.lower(), p.id))
+
+    def head_to_head(self, opponent_id: int) -> HeadToHead | None:
+        games = [g for g in self.all_games() if g.opponent_public and g.event.opponent_id == opponent_id]
+        if not games:
+            return None
+        games.sort(key=lambda g: (g.event.date, g.system.position, g.event.seq))
+        return HeadToHead(opponent=games[0].event.opponent, games=games)
+
+
+def player_profile(*, player: Player) -> PlayerProfile:
+    """Everything the player page shows, in six queries."""
+    systems = list(RatingSystem.objects.all())
+    ratings = {r.system_id: r for r in PlayerRating.objects.filter(player=player)}
+    events = list(
+        RatingEvent.objects.filter(player=player)
+        .select_related("tournament", "opponent", "game")
+        .order_by("seq", "id")
+    )
+    standings = {s.tournament_id: s for s in Standing.objects.filter(player=player)}
+    sections = []
+    for system in systems:
+        own_events = [e for e in events if e.system_id == system.code]
+        rating = ratings.get(system.code)
+        if rating is None and not own_events:
+            continue
+        sections.append(_section(system, rating, own_events, standings))
+    return PlayerProfile(player=player, sections=sections, championship=player_championship(player=player))
+
+
+def _section(system: RatingSystem, rating: PlayerRating | None, events: list[RatingEvent],
+             standings: dict[int, Standing]) -> SystemSection:
+    ruleset = system.get_ruleset()
+    rank = nxt = None
+    if rating is not None:
+        rank = rank_by_code(ruleset, rating.rank_code)
+        nxt = next_rank(ruleset, rating.rating, rating.games)
+    section = SystemSection(system=system, ruleset=ruleset, rating=rating, rank=rank, next_rank=nxt, events=events)
+    by_tournament: dict[int, TournamentRow] = {}
+    for event in events:
+        if event.kind == RatingEvent.ADJUSTMENT:
+            section.adjustments.append(event)
+            continue
+        letter = result_letter(event.score)
+        section.games.append(GameRow(event=event, system=system, letter=letter,
+                                     opponent_public=is_public(event.opponent)))
+        if event.tournament_id is None:
+            continue
+        row = by_tournament.get(event.tournament_id)
+        if row is None:
+            row = by_tournament[event.tournament_id] = TournamentRow(
+                tournament=event.tournament, rating_before=event.rating_before, rating_after=event.rating_after,
+                standing=standings.get(event.tournament_id))
+        row.rating_after = event.rating_after
+        row.games += 1
+        row.wins += letter == "W"
+        row.draws += letter == "D"
+        row.losses += letter == "L"
+    section.tournaments = list(by_tournament.values())
+    return section
+
+
+def player_championship(*, player: Player) -> list[ChampionshipYear]:
+    """The player's championship results by year, newest first, each marked counted (best four) or dropped."""
+    totals = {t.year: t for t in ChampionshipTotal.objects.filter(player=player)}
+    results: dict[int, list[ChampionshipResult]] = {}
+    for result in (ChampionshipResult.objects.filter(player=player).select_related("tournament")
+                   .order_by("-year", "-points", "tournament__end_date")):
+        results.setdefault(result.year, []).append(result)
+    years = sorted(set(totals) | set(results), reverse=True)
+    return [ChampionshipYear(year=y, total=totals.get(y), results=results.get(y, [])) for y in years]
+
+
+def last_event_date(section: SystemSection) -> date | None:
+    return section.events[-1].date if section.events else None

@@ -1,0 +1,133 @@
+"""Public pages about players: the home page, the search and the player page."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from players.selectors import (
+    PlayerProfile,
+    SystemSection,
+    player_by_exact_id,
+    player_lookup,
+    player_profile,
+    player_search,
+)
+from ratings.charts import ADJUSTMENT, TOURNAMENT, ChartLabels, ChartPoint, rating_chart_svg
+from ratings.models import RatingEvent
+from ratings.selectors import country_name, rank_name, rating_systems, ruleset_ranks, top_ratings
+from tournaments.selectors import latest_rated_tournaments, upcoming_tournaments
+
+SEARCH_PAGE_SIZE = 50
+
+
+def home(request):
+    systems = rating_systems()
+    language = get_language()
+    tops = top_ratings(systems=systems)
+    boards = []
+    for system in systems:
+        names = {r.code: rank_name(r, language) for r in ruleset_ranks(system.get_ruleset())}
+        rows = tops.get(system.code, [])
+        for row in rows:
+            row.rank_name = names.get(row.rank_code, row.rank_code)
+        boards.append({"system": system, "rows": rows})
+    return render(request, "public/home.html", {
+        "boards": boards,
+        "latest": latest_rated_tournaments(),
+        "upcoming": upcoming_tournaments(),
+    })
+
+
+def search(request):
+    query = (request.GET.get("q") or "").strip()[:80]
+    if not query:
+        return render(request, "public/search.html", {"query": "", "page": None})
+    exact = player_by_exact_id(query=query)
+    if exact is not None:
+        return redirect("player_detail", player_id=exact.id)
+    page = Paginator(player_search(query=query), SEARCH_PAGE_SIZE).get_page(request.GET.get("page"))
+    language = get_language()
+    for player in page.object_list:
+        player.country_name = country_name(player.country, language)
+    return render(request, "public/search.html",
+                  {"query": query, "page": page, "query_string": urlencode({"q": query})})
+
+
+def player_detail(request, player_id: int):
+    found = player_lookup(player_id=player_id)
+    if found.redirect_to is not None:
+        return redirect("player_detail", player_id=found.redirect_to, permanent=True)
+    if found.player is None:
+        raise Http404(_("No player with this ID."))
+    profile = player_profile(player=found.player)
+    language = get_language()
+    for section in profile.sections:
+        section.rank_name = rank_name(section.rank, language)
+        section.next_rank_name = rank_name(section.next_rank.rank, language) if section.next_rank else ""
+        section.chart = mark_safe(_chart(section, found.player.id))  # noqa: S308 - built from escaped parts
+    opponents = profile.opponents()
+    h2h, h2h_error = _head_to_head(request, profile)
+    return render(request, "public/player_detail.html", {
+        "player": found.player,
+        "country_name": country_name(found.player.country, language),
+        "profile": profile,
+        "opponents": opponents,
+        "h2h": h2h,
+        "h2h_error": h2h_error,
+        "h2h_selected": h2h.opponent.id if h2h else None,
+    })
+
+
+def _head_to_head(request, profile: PlayerProfile):
+    raw = request.GET.get("opponent")
+    if not raw:
+        return None, ""
+    if not raw.isdigit():
+        return None, _("Choose an opponent from the list.")
+    h2h = profile.head_to_head(int(raw))
+    if h2h is None:
+        return None, _("These two players have not met in a rated game.")
+    return h2h, ""
+
+
+def _chart(section: SystemSection, player_id: int) -> str:
+    events = section.events
+    if not events:
+        return ""
+    points = [ChartPoint(rating=events[0].rating_before, when=events[0].date)]
+    before_tournament: dict[int, int] = {}
+    for event in events:
+        if event.tournament_id is not None:
+            before_tournament.setdefault(event.tournament_id, event.rating_before)
+    for i, event in enumerate(events):
+        marker, label = None, ""
+        if event.kind == RatingEvent.ADJUSTMENT:
+            marker = ADJUSTMENT
+            label = _("Inactivity adjustment %(year)s: %(before)s → %(after)s (%(change)+d)") % {
+                "year": event.year or event.date.year, "before": event.rating_before, "after": event.rating_after,
+                "change": event.change}
+        else:
+            following = events[i + 1] if i + 1 < len(events) else None
+            if event.tournament_id and (following is None or following.tournament_id != event.tournament_id):
+                before = before_tournament[event.tournament_id]
+                marker = TOURNAMENT
+                label = _("%(name)s (%(date)s): %(before)s → %(after)s (%(change)+d)") % {
+                    "name": event.tournament.name, "date": event.tournament.end_date.isoformat(),
+                    "before": before, "after": event.rating_after, "change": event.rating_after - before}
+        points.append(ChartPoint(rating=event.rating_after, when=event.date, marker=marker, label=label))
+    labels = ChartLabels(
+        title=_("Rating history in %(system)s") % {"system": section.system.name},
+        description=_("Rating after each rated game, from %(first)s to %(last)s; circles mark the end of a "
+                      "tournament, diamonds an inactivity adjustment.") % {
+            "first": events[0].date.isoformat(), "last": events[-1].date.isoformat()},
+        rating=_("rating"),
+        year=_("year"),
+    )
+    return rating_chart_svg(points, labels=labels, chart_id=f"chart-{section.system.code}-{player_id}")

@@ -1,0 +1,311 @@
+"""Public pages of the ratings: the rating list of a system (with its downloads) and the rules page."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import date
+
+from django import forms
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+
+from ratings.models import RatingSystem
+from ratings.rulesets import RULESETS, Ruleset
+from ratings.selectors import (
+    clubs_with_players,
+    countries_with_players,
+    country_name,
+    game_calculation,
+    language_is_french,
+    rank_name,
+    rating_list,
+    rating_rows,
+    rating_systems,
+    ruleset_ranks,
+)
+
+PAGE_SIZE = 50
+EXPORT_CHUNK = 2000
+SORT_CHOICES = [
+    ("rating", gettext_lazy("rating")),
+    ("name", gettext_lazy("name")),
+    ("games", gettext_lazy("games")),
+    ("last_played", gettext_lazy("last played")),
+]
+
+
+class RatingListForm(forms.Form):
+    q = forms.CharField(label=gettext_lazy("Name or ID"), required=False, max_length=80)
+    country = forms.ChoiceField(label=gettext_lazy("Country"), required=False)
+    club = forms.TypedChoiceField(label=gettext_lazy("Club"), required=False, coerce=int, empty_value=None)
+    rank = forms.ChoiceField(label=gettext_lazy("Rank"), required=False)
+    active = forms.BooleanField(label=gettext_lazy("Played in the last 12 months"), required=False)
+    sort = forms.ChoiceField(label=gettext_lazy("Sort by"), required=False, choices=SORT_CHOICES)
+
+    def __init__(self, data, *, ruleset: Ruleset, language: str):
+        super().__init__(data, label_suffix="")
+        everyone = [("", _("all"))]
+        french = language_is_french(language)
+        countries = countries_with_players().values_list("code", "name", "name_fr")
+        self.fields["country"].choices = everyone + sorted(
+            ((code, (french and name_fr) or name) for code, name, name_fr in countries), key=lambda c: c[1])
+        self.fields["club"].choices = everyone + list(clubs_with_players().order_by("name").values_list("pk", "name"))
+        self.fields["rank"].choices = everyone + [(r.code, rank_name(r, language)) for r in ruleset_ranks(ruleset)]
+
+    def filters(self) -> dict:
+        """The valid filters; an invalid one is ignored (and its error shown by the form)."""
+        data = self.cleaned_data if self.is_bound and hasattr(self, "cleaned_data") else {}
+        return {
+            "search": (data.get("q") or "").strip() or None,
+            "country": data.get("country") or None,
+            "club": data.get("club") or None,
+            "rank": data.get("rank") or None,
+            "active": bool(data.get("active")),
+            "sort": data.get("sort") or "rating",
+        }
+
+
+def select_options(field: forms.BoundField) -> str:
+    """The <option>s of a select, built in one pass: Django's widget templates cost ~0.1 ms per option, and
+    the club and country lists have hundreds."""
+    chosen = "" if field.value() is None else str(field.value())
+    return mark_safe("".join(  # noqa: S308 - every value and label is escaped here
+        f'<option value="{escape(str(value))}"{" selected" if str(value) == chosen else ""}>{escape(str(label))}'
+        "</option>"
+        for value, label in field.field.choices
+    ))
+
+
+def _system_or_404(code: str, systems: list[RatingSystem]) -> RatingSystem:
+    system = next((s for s in systems if s.code == code), None)
+    if system is None:
+        raise Http404(_("No rating system %(code)s.") % {"code": code})
+    return system
+
+
+def _list_form(request, system: RatingSystem) -> tuple[RatingListForm, dict]:
+    form = RatingListForm(request.GET, ruleset=system.get_ruleset(), language=get_language())
+    form.is_valid()
+    return form, form.filters()
+
+
+def _decorate(rows, ruleset: Ruleset, language: str) -> None:
+    """Rank and country names in the page's language, looked up once per page (no query)."""
+    names = {r.code: rank_name(r, language) for r in ruleset_ranks(ruleset)}
+    for row in rows:
+        row.rank_name = names.get(row.rank_code, row.rank_code)
+        row.country_name = country_name(row.player.country, language)
+
+
+def ratings_index(request):
+    first = RatingSystem.objects.order_by("position", "code").first()
+    if first is None:
+        raise Http404(_("No rating system yet."))
+    return redirect("rating_list", system=first.code)
+
+
+def rating_list_view(request, system: str):
+    systems = rating_systems()
+    current = _system_or_404(system, systems)
+    form, filters = _list_form(request, current)
+    listing = rating_list(system=current, **filters)
+    page = Paginator(listing, PAGE_SIZE).get_page(request.GET.get("page"))
+    rows = rating_rows(list(page.object_list), system=current, by_player=listing.by_player)
+    _decorate(rows, current.get_ruleset(), get_language())
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(request, "public/rating_list.html", {
+        "systems": systems,
+        "system": current,
+        "form": form,
+        "options": {name: select_options(form[name]) for name in ("country", "club", "rank", "sort")},
+        "page": page,
+        "rows": rows,
+        "filtered": any(v for k, v in filters.items() if k != "sort"),
+        "query": query.urlencode(),
+        "active_since": date.today().replace(year=date.today().year - 1) if filters["active"] else None,
+    })
+
+
+def _export_rows(request, system: str):
+    current = _system_or_404(system, rating_systems())
+    form, filters = _list_form(request, current)
+    ruleset = current.get_ruleset()
+    language = get_language()
+    names = {r.code: rank_name(r, language) for r in ruleset_ranks(ruleset)}
+    header = [_("position"), _("ID"), _("last name"), _("first name"), _("club"), _("country"), _("rating"),
+              _("rank"), _("games"), _("last played")]
+
+    def rows():
+        yield header
+        listing = rating_list(system=current, **filters)
+        keys = listing[:]
+        for start in range(0, len(keys), EXPORT_CHUNK):
+            for row in rating_rows(keys[start:start + EXPORT_CHUNK], system=current, by_player=listing.by_player):
+                player = row.player
+                yield [row.position, player.id, player.last_name, player.first_name,
+                       player.club.name if player.club else "", player.country_id or "", row.rating,
+                       names.get(row.rank_code, row.rank_code), row.games,
+                       row.last_played.isoformat() if row.last_played else ""]
+
+    return current, rows()
+
+
+class _Echo:
+    def write(self, value):
+        return value
+
+
+def rating_list_csv(request, system: str):
+    current, rows = _export_rows(request, system)
+    writer = csv.writer(_Echo())
+    response = StreamingHttpResponse((writer.writerow(row) for row in rows), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="ratings-{current.code}-{date.today():%Y-%m-%d}.csv"'
+    return response
+
+
+def rating_list_xlsx(request, system: str):
+    from openpyxl import Workbook
+
+    current, rows = _export_rows(request, system)
+    workbook = Workbook(write_only=True)  # streams rows to the file: memory stays flat on 100,000 players
+    sheet = workbook.create_sheet(current.name[:31])
+    for row in rows:
+        sheet.append(row)
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    response = HttpResponse(buffer.getvalue(),
+                            content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    response["Content-Disposition"] = f'attachment; filename="ratings-{current.code}-{date.today():%Y-%m-%d}.xlsx"'
+    return response
+
+
+# --- the rules page and its calculator ------------------------------------------------------------------
+
+RESULT_LABELS = {
+    "A": gettext_lazy("A wins"),
+    "A+": gettext_lazy("A wins, decisive victory"),
+    "A++": gettext_lazy("A wins, overwhelming victory"),
+    "B": gettext_lazy("B wins"),
+    "B+": gettext_lazy("B wins, decisive victory"),
+    "B++": gettext_lazy("B wins, overwhelming victory"),
+    "D": gettext_lazy("draw"),
+    "DD": gettext_lazy("double demoralisation (a draw)"),
+}
+
+
+def _result_choices() -> list[tuple[str, str]]:
+    codes = dict.fromkeys(code for ruleset in RULESETS.values() for code in ruleset.result_values)
+    return [(code, f"{code} — {RESULT_LABELS.get(code, code)}") for code in codes]
+
+
+class CalculatorForm(forms.Form):
+    system = forms.ChoiceField(label=gettext_lazy("Rating system"))
+    rating_a = forms.IntegerField(label=gettext_lazy("Rating of A"), min_value=0, max_value=5000, initial=1000)
+    games_a = forms.IntegerField(label=gettext_lazy("Rated games of A"), min_value=0, max_value=100000, initial=0)
+    rating_b = forms.IntegerField(label=gettext_lazy("Rating of B"), min_value=0, max_value=5000, initial=1200)
+    games_b = forms.IntegerField(label=gettext_lazy("Rated games of B"), min_value=0, max_value=100000, initial=10)
+    result = forms.ChoiceField(label=gettext_lazy("Result"), choices=_result_choices)
+
+    def __init__(self, data, *, systems: list[RatingSystem]):
+        super().__init__(data, label_suffix="")
+        self.systems = {s.code: s for s in systems}
+        self.fields["system"].choices = [(s.code, s.name) for s in systems]
+
+    def clean(self):
+        data = super().clean()
+        system = self.systems.get(data.get("system"))
+        result = data.get("result")
+        if system is not None and result:
+            ruleset = system.get_ruleset()
+            if result not in ruleset.result_values:
+                known = ", ".join(ruleset.result_values)
+                self.add_error("result", _("%(result)s is not a rated result in %(system)s: choose one of "
+                                           "%(known)s.") % {"result": result, "system": system.name, "known": known})
+            else:
+                data["ruleset"] = ruleset
+        return data
+
+
+def rules(request):
+    systems = rating_systems()
+    language = get_language()
+    fields = set(CalculatorForm.base_fields)
+    bound = any(name in request.GET for name in fields)
+    form = CalculatorForm(request.GET if bound else None, systems=systems)
+    calculation = None
+    if bound and form.is_valid():
+        data = form.cleaned_data
+        calculation = game_calculation(ruleset=data["ruleset"], rating_a=data["rating_a"], games_a=data["games_a"],
+                                       rating_b=data["rating_b"], games_b=data["games_b"], result=data["result"])
+    explained = [_explain(system, system.get_ruleset(), language) for system in systems]
+    return render(request, "public/rules.html", {
+        "systems": explained,
+        "form": form,
+        "calculation": calculation,
+        "result_label": RESULT_LABELS.get(calculation.result, calculation.result) if calculation else "",
+    })
+
+
+def _explain(system: RatingSystem, ruleset: Ruleset, language: str) -> dict:
+    """The ruleset of `system` in words, generated from its data (never written by hand)."""
+    ranks = []
+    ladder = ruleset.ranks
+    for i, rank in enumerate(ladder):
+        upper = ladder[i + 1].min_rating - 1 if i + 1 < len(ladder) else None
+        ranks.append({"name": rank_name(rank, language), "code": rank.code, "low": rank.min_rating, "high": upper,
+                      "games": rank.min_games})
+    unproven = None
+    if ruleset.unproven_rank is not None:
+        gated = next((r for r in ladder if r.min_games), None)
+        unproven = {"name": rank_name(ruleset.unproven_rank, language),
+                    "rating": gated.min_rating if gated else ruleset.unproven_rank.min_rating,
+                    "games": gated.min_games if gated else 0}
+    return {
+        "system": system,
+        "ruleset": ruleset,
+        "k_bands": [_k_band_text(band) for band in ruleset.k_bands],
+        "outcomes": [{"code": o.code, "label": RESULT_LABELS.get(o.code, o.code), "a": o.a, "b": o.b}
+                     for o in ruleset.outcomes],
+        "forfeits": sorted(ruleset.forfeits),
+        "ranks": ranks,
+        "unproven": unproven,
+        "rounding": _rounding_text(ruleset),
+        "period": _period_text(ruleset),
+        "inactivity": [_("−%(amount)s when the rating is above %(above)s") % {"amount": s.amount, "above": s.above}
+                       for s in ruleset.inactivity],
+    }
+
+
+def _k_band_text(band) -> dict:
+    conditions = []
+    if band.max_games is not None:
+        conditions.append(_("fewer than %(n)s rated games") % {"n": band.max_games + 1})
+    if band.min_games is not None:
+        conditions.append(_("at least %(n)s rated games") % {"n": band.min_games})
+    if band.min_rating is not None:
+        conditions.append(_("rating at least %(n)s") % {"n": band.min_rating})
+    if band.max_rating is not None:
+        conditions.append(_("rating at most %(n)s") % {"n": band.max_rating})
+    return {"k": band.k, "when": _(" and ").join(conditions) if conditions else _("otherwise")}
+
+
+def _rounding_text(ruleset: Ruleset) -> str:
+    if ruleset.rounding == "truncate":
+        return _("The change is truncated toward zero (35.76 gives 35, −14.2 gives −14).")
+    return _("The change is rounded to the nearest whole number, halves away from zero (8.5 gives 9, −8.5 gives −9).")
+
+
+def _period_text(ruleset: Ruleset) -> str:
+    if ruleset.period == "game":
+        return _("Games are rated one after another, in round order, each from the ratings and game counts left "
+                 "by the previous one.")
+    return _("Every game of a tournament is rated from the ratings before the tournament; each player's changes "
+             "are added up and rounded once.")
+

@@ -1,0 +1,42 @@
+"""Property-based tests of the read API against its own OpenAPI schema (schemathesis).
+
+The schema is generated from the code (drf-spectacular) and the requests go to the WSGI application in-process,
+inside the test's database transaction, so the factory data is there. For every operation, schemathesis
+generates up to 20 requests from the schema and checks: no server error, and every response (2xx and the
+documented 400/404 alike) conforms to the schema.
+"""
+
+from __future__ import annotations
+
+import pytest
+import schemathesis
+from django.core.wsgi import get_wsgi_application
+from drf_spectacular.generators import SchemaGenerator
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from tests import factories
+
+schema = schemathesis.openapi.from_dict(SchemaGenerator().get_schema(request=None, public=True))
+schema.app = get_wsgi_application()
+
+
+@pytest.fixture
+def api_data(db):
+    federation = factories.federation(6)
+    factories.adjustment(federation.players[0], year=2024, before=1100, after=1050)
+    factories.player("Excluded", "X", excluded=True)
+    return federation
+
+
+@schema.parametrize()
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+def test_api_conforms_to_its_schema(case, api_data):
+    response = case.call()
+    case.validate_response(response, checks=[not_a_server_error, status_code_conformance, content_type_conformance,
+                                              response_schema_conformance])

@@ -1,0 +1,205 @@
+"""The rating list of a system: columns, filters, sorts, pagination, downloads, hidden players, query counts."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import date, timedelta
+
+import pytest
+from django.urls import reverse
+from openpyxl import load_workbook
+
+from players.models import Player
+from ratings.ranks import rank_for
+from ratings.rulesets import RULESETS
+from ratings.selectors import rank_rating_bounds
+from tests import factories as f
+from tests.public.conftest import text
+
+URL = "/ratings/adlg/"
+
+
+def rated(last_name, value, *, games=20, country="FR", club=None, last_played=None, **kwargs):
+    player = f.player(last_name, "Test", country_code=country, club=club, **kwargs)
+    f.rating(player, value=value, games=games, last_played=last_played)
+    return player
+
+
+@pytest.fixture
+def hidden_players(db):
+    """One of each kind of player that must never be listed, all rated higher than anyone else."""
+    shown = rated("Visible", 1000)
+    excluded = rated("Excluded", 1900, excluded=True)
+    merged = rated("Duplicate", 1800, merged_into=shown)
+    spare = Player.objects.get(pk=99)
+    f.rating(spare, value=1700)
+    f.renumber_positions()
+    return {"shown": shown, "excluded": excluded, "merged": merged, "spare": spare}
+
+
+def test_ratings_index_redirects_to_the_first_system(visitor, db):
+    response = visitor.get("/ratings/")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("rating_list", args=["adlg"])
+
+
+def test_rating_list_shows_every_column(visitor, db):
+    club = f.club("Les Aigles", "FR")
+    player = rated("Dupont", 1234, games=42, club=club, last_played=date(2024, 5, 1))
+    f.renumber_positions()
+    response = visitor.get(URL)
+    assert response.status_code == 200
+    page = text(response)
+    for value in ("Dupont", "Les Aigles", "FR", "1234", "Champion", "42", str(player.id), 'class="num">1<'):
+        assert value in page
+    assert "<abbr title=\"Rated games played\">" in page  # every number explained
+
+
+def test_rating_list_hides_excluded_merged_and_spare_players(visitor, hidden_players):
+    page = text(visitor.get(URL))
+    assert "Visible" in page
+    for name in ("Excluded", "Duplicate", "Spare"):
+        assert name not in page
+    assert "1 player" in page
+
+
+def test_rating_list_hides_an_excluded_player_even_without_a_retired_id(visitor, db):
+    # The list counts hidden players through retired IDs; the rows shown are checked on the player itself.
+    rated("Visible", 1000)
+    sneaky = rated("Sneaky", 1500)
+    Player.objects.filter(pk=sneaky.pk).update(excluded_at="2024-01-01T00:00:00Z")
+    assert "Sneaky" not in text(visitor.get(URL))
+
+
+def test_rating_list_is_best_first_with_ties_by_lower_id(visitor, db):
+    first = rated("Alpha", 1100)
+    second = rated("Beta", 1100)
+    third = rated("Gamma", 1300, games=30)
+    page = text(visitor.get(URL))
+    assert page.index("Gamma") < page.index("Alpha") < page.index("Beta")
+    assert first.id < second.id and third
+
+
+def test_rating_list_filters_by_country_club_rank_and_activity(visitor, db):
+    eagles = f.club("Les Aigles", "FR")
+    rated("French", 1000, country="FR", club=eagles, last_played=date.today() - timedelta(days=30))
+    rated("Belgian", 1150, country="BE", last_played=date.today() - timedelta(days=800))
+    rated("Italian", 800, country="IT")
+    assert "Belgian" not in text(visitor.get(URL, {"country": "FR"}))
+    assert "French" in text(visitor.get(URL, {"country": "FR"}))
+    assert "Italian" not in text(visitor.get(URL, {"club": eagles.pk}))
+    by_rank = text(visitor.get(URL, {"rank": "knight"}))
+    assert "Belgian" in by_rank and "French" not in by_rank
+    active = text(visitor.get(URL, {"active": "on"}))
+    assert "French" in active and "Belgian" not in active and "Italian" not in active
+
+
+def test_rating_list_searches_names_and_ids(visitor, db):
+    rated("Dupont", 1000)
+    other = rated("Martin", 1000)
+    assert "Martin" not in text(visitor.get(URL, {"q": "dup"}))
+    assert "Martin" in text(visitor.get(URL, {"q": str(other.id)}))
+
+
+@pytest.mark.parametrize(("sort", "order"), [
+    ("rating", ["Strong", "Middle", "Weak"]),
+    ("name", ["Middle", "Strong", "Weak"]),
+    ("games", ["Weak", "Middle", "Strong"]),
+    ("last_played", ["Middle", "Weak", "Strong"]),
+])
+def test_rating_list_sorts(visitor, db, sort, order):
+    rated("Strong", 1300, games=12, last_played=date(2020, 1, 1))
+    rated("Middle", 1100, games=20, last_played=date(2024, 1, 1))
+    rated("Weak", 900, games=50, last_played=date(2022, 1, 1))
+    page = text(visitor.get(URL, {"sort": sort}))
+    positions = [page.index(name) for name in order]
+    assert positions == sorted(positions)
+
+
+def test_rating_list_paginates_in_pages_of_fifty(visitor, db):
+    for i in range(55):
+        rated(f"Player{i:02d}", 1000 + i)
+    first, second = text(visitor.get(URL)), text(visitor.get(URL, {"page": 2}))
+    assert "Player54" in first and "Player00" not in first
+    assert "Player00" in second and "Player54" not in second
+    assert "page 2 of 2" in second
+    assert visitor.get(URL, {"page": 99}).status_code == 200  # a page past the end shows the last one
+
+
+def test_rating_list_ignores_an_invalid_filter_and_says_so(visitor, db):
+    rated("Dupont", 1000)
+    response = visitor.get(URL, {"country": "ZZ", "rank": "emperor", "sort": "luck", "club": "x"})
+    assert response.status_code == 200
+    assert "Dupont" in text(response)
+    assert "errorlist" in text(response)
+
+
+def test_rating_list_of_an_unknown_system_is_404(visitor, db):
+    assert visitor.get("/ratings/chess/").status_code == 404
+
+
+def test_rating_list_in_french_names_ranks_in_french(french_visitor, db):
+    rated("Dupont", 1150)
+    page = text(french_visitor.get(URL))
+    assert "Chevalier" in page and "Knight" not in page
+    assert "Classement" in page and "Télécharger cette liste" in page
+
+
+def test_rating_list_csv_has_the_filtered_list(visitor, hidden_players):
+    rated("Belgian", 1200, country="BE")
+    response = visitor.get("/ratings/adlg/ratings.csv", {"country": "FR"})
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
+    assert rows[0][:3] == ["position", "ID", "last name"]
+    assert [row[2] for row in rows[1:]] == ["Visible"]
+
+
+def test_rating_list_excel_has_the_filtered_list(visitor, hidden_players):
+    rated("Belgian", 1200, country="BE")
+    response = visitor.get("/ratings/adlg/ratings.xlsx", {"sort": "name"})
+    assert response.status_code == 200
+    sheet = load_workbook(io.BytesIO(response.content)).active
+    names = [row[2] for row in sheet.iter_rows(min_row=2, values_only=True)]
+    assert names == ["Belgian", "Visible"]
+
+
+def test_rating_list_csv_in_french_has_french_headers_and_ranks(french_visitor, db):
+    rated("Dupont", 1150)
+    content = b"".join(french_visitor.get("/ratings/adlg/ratings.csv").streaming_content).decode()
+    assert content.splitlines()[0].startswith("position,ID,nom,prénom")
+    assert "Chevalier" in content
+
+
+@pytest.mark.parametrize("size", [3, 30])
+def test_rating_list_takes_the_same_queries_whatever_its_size(visitor, db, django_assert_num_queries, size):
+    clubs = [f.club(f"Club {i}", "FR") for i in range(size)]
+    for i in range(size):
+        rated(f"Player{i}", 900 + i, club=clubs[i], excluded=(i == 0))
+    f.renumber_positions()
+    # systems, countries, clubs, hidden IDs, count, count of hidden rows, page keys, page rows
+    with django_assert_num_queries(8):
+        assert visitor.get(URL, {"country": "FR", "sort": "rating"}).status_code == 200
+    with django_assert_num_queries(8):
+        assert visitor.get(URL, {"sort": "name", "page": 1}).status_code == 200
+    with django_assert_num_queries(9):  # and the players matching the search, found once
+        assert visitor.get(URL, {"q": "Player"}).status_code == 200
+
+
+@pytest.mark.parametrize("code", sorted(RULESETS))
+def test_rank_rating_bounds_hold_every_holder_of_the_rank(code):
+    # The rating list narrows a rank filter to these bounds: they must never leave a holder out.
+    ruleset = RULESETS[code]
+    for rating in range(0, 3001, 7):
+        for games in (0, 5, 9, 10, 15, 19, 20, 25, 29, 30, 60):
+            rank = rank_for(ruleset, rating, games)
+            low, high = rank_rating_bounds(ruleset, rank.code)
+            assert (low is None or rating >= low) and (high is None or rating < high), (rank.code, rating, games)
+
+
+def test_rating_list_filters_the_unproven_rank(visitor, db):
+    rated("Seneschal", 1350, games=5)
+    rated("Master", 1350, games=15)
+    page = text(visitor.get(URL, {"rank": "seneschal"}))
+    assert "Seneschal, Test" in page and "Master, Test" not in page

@@ -1,0 +1,341 @@
+"""Reads of the public tournament pages: the list by year and country, and one tournament in full.
+
+Terms
+-----
+status
+    registered (announced, no results yet), received (a result sheet is in, ratings not yet updated), rated.
+counts
+    Whether the tournament counts for the championship: the board's override when it gave one
+    (Tournament.counts_override, with its public reason), else the replay's conclusion (TournamentOutcome.counts,
+    with the charter conditions that failed in TournamentOutcome.charter_failures).
+cross-table
+    Per pool, one row per ranked player and one column per round: the opponent (by rank in the pool), the result
+    and the game score, read from Standing.detail.
+tie-break
+    Standing.tiebreak: what separated the player from the one ranked just below (RULES.md §6), in words.
+
+A tournament page is read in a fixed number of queries (see `tournament_detail`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils.translation import gettext as _
+
+from championship.models import ChampionshipResult
+from players.models import SPARE_ID, Country, Player
+from ratings.models import RatingEvent
+from tournaments.models import Game, Registration, Standing, Tournament, TournamentOutcome
+from tournaments.scoring import CharterFailure, charter_failure_message
+
+
+def tournament_list(
+    *,
+    year: int | None = None,
+    country: str | None = None,
+    system: str | None = None,
+    status: str | None = None,
+    search: str | None = None,
+) -> QuerySet[Tournament]:
+    rows = Tournament.objects.select_related("country", "system", "outcome", "organising_club")
+    if year:
+        rows = rows.filter(end_date__year=year)
+    if country:
+        rows = rows.filter(country_id=country.upper())
+    if system:
+        rows = rows.filter(system_id=system)
+    if status:
+        rows = rows.filter(status=status)
+    if search:
+        rows = rows.filter(Q(name__icontains=search) | Q(city__icontains=search))
+    return rows.order_by("-end_date", "-start_date", "-id")
+
+
+def tournament_years() -> list[int]:
+    return sorted({d.year for d in Tournament.objects.dates("end_date", "year")}, reverse=True)
+
+
+def tournament_countries() -> QuerySet[Country]:
+    return Country.objects.filter(Exists(Tournament.objects.filter(country=OuterRef("pk"))))
+
+
+def latest_rated_tournaments(*, limit: int = 8) -> list[Tournament]:
+    return list(tournament_list(status=Tournament.RATED)[:limit])
+
+
+def upcoming_tournaments(*, today: date | None = None, limit: int = 8) -> list[Tournament]:
+    return list(
+        Tournament.objects.filter(status=Tournament.REGISTERED, start_date__gt=today or date.today())
+        .select_related("country", "system")
+        .order_by("start_date", "id")[:limit]
+    )
+
+
+# --- words for codes ------------------------------------------------------------------------------------
+
+
+def _language(language: str | None) -> str:
+    return "fr" if (language or "").lower().startswith("fr") else "en"
+
+
+def charter_failure_text(failure: object, language: str | None) -> str:
+    """One item of TournamentOutcome.charter_failures ({"code", "params"}) as a sentence, worded by
+    tournaments.scoring; a code it does not know is shown as it is rather than breaking the page."""
+    if isinstance(failure, CharterFailure):
+        item = failure
+    elif isinstance(failure, Mapping):
+        item = CharterFailure(str(failure.get("code", "")), dict(failure.get("params") or {}))
+    else:
+        item = CharterFailure(str(failure))
+    try:
+        return charter_failure_message(item, _language(language))
+    except (KeyError, TypeError, ValueError):
+        return item.code.replace("_", " ")
+
+
+def tiebreak_text(code: str) -> str:
+    """What decided a place, in words (translated in the current language)."""
+    words = {
+        "": "—",  # the first of a pool: placed below no one
+        "score": _("score"),
+        "opponents": _("opponents' score"),
+        "head_to_head": _("their game against each other"),
+        "rating": _("lower rating before the tournament"),
+        "id": _("lower ID"),
+    }
+    return words.get(code, code.replace("_", " "))
+
+
+# --- the counts column ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CountsVerdict:
+    """Whether a tournament counts for the championship, why, and who decided."""
+
+    counts: bool | None  # None: not decided yet (no results)
+    by_board: bool
+    reasons: list[str]
+
+
+def counts_verdict(tournament: Tournament, language: str | None) -> CountsVerdict:
+    if tournament.counts_override is not None:
+        reason = tournament.override_reason.strip()
+        return CountsVerdict(tournament.counts_override, True, [reason] if reason else [])
+    outcome = _outcome(tournament)
+    if outcome is None:
+        if not tournament.official:
+            return CountsVerdict(False, False, [charter_failure_text("not_official", language)])
+        return CountsVerdict(None, False, [])
+    reasons = [charter_failure_text(f, language) for f in outcome.charter_failures or []]
+    return CountsVerdict(outcome.counts, False, reasons)
+
+
+def _outcome(tournament: Tournament) -> TournamentOutcome | None:
+    try:
+        return tournament.outcome
+    except TournamentOutcome.DoesNotExist:
+        return None
+
+
+# --- one tournament -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Side:
+    player: Player
+    public: bool
+    change: int | None = None
+
+    @property
+    def is_spare(self) -> bool:
+        return self.player.id == SPARE_ID
+
+
+@dataclass
+class GameLine:
+    game: Game
+    a: Side
+    b: Side
+
+
+@dataclass
+class CrossCell:
+    round: int
+    opponent_rank: int | None
+    opponent: Player | None
+    result: str
+    letter: str
+    score: float | None
+    note: str = ""
+    free: bool = False
+
+
+@dataclass
+class StandingLine:
+    standing: Standing
+    penalty_reason: str
+    championship_points: object | None
+    cells: list[CrossCell | None] = field(default_factory=list)
+
+    @property
+    def change(self) -> int | None:
+        s = self.standing
+        if s.rating_before is None or s.rating_after is None:
+            return None
+        return s.rating_after - s.rating_before
+
+
+@dataclass
+class Pool:
+    name: str
+    lines: list[StandingLine]
+    rounds: list[int]
+
+
+@dataclass
+class TournamentDetail:
+    tournament: Tournament
+    outcome: TournamentOutcome | None
+    verdict: CountsVerdict
+    pools: list[Pool]
+    rounds: list[tuple[int, list[GameLine]]]
+    charter_failures: list[str]
+
+    @property
+    def has_championship_points(self) -> bool:
+        return any(line.championship_points is not None for pool in self.pools for line in pool.lines)
+
+
+def tournament_detail(*, tournament_id: int, language: str | None) -> TournamentDetail | None:
+    """The whole tournament page in six queries."""
+    tournament = (
+        Tournament.objects.select_related("country", "system", "outcome", "organising_club")
+        .filter(pk=tournament_id)
+        .first()
+    )
+    if tournament is None:
+        return None
+    standings = list(
+        Standing.objects.filter(tournament=tournament, player__in=Player.objects.public())
+        .select_related("player__club", "player__country")
+        .order_by("pool", "rank", "player_id")
+    )
+    registrations = {r.player_id: r for r in Registration.objects.filter(tournament=tournament)}
+    games = list(
+        Game.objects.filter(tournament=tournament)
+        .select_related("player_a", "player_b")
+        .order_by("round", "table", "id")
+    )
+    changes = {
+        (game_id, player_id): change
+        for game_id, player_id, change in RatingEvent.objects.filter(
+            tournament=tournament, kind=RatingEvent.GAME
+        ).values_list("game_id", "player_id", "change")
+    }
+    points = dict(ChampionshipResult.objects.filter(tournament=tournament).values_list("player_id", "points"))
+    players = {g.player_a_id: g.player_a for g in games} | {g.player_b_id: g.player_b for g in games}
+    players.update({s.player_id: s.player for s in standings})
+    pools = _pools(standings, registrations, points, players)
+    rounds: dict[int, list[GameLine]] = {}
+    for game in games:
+        a, b = (
+            _side(game.player_a, changes.get((game.id, game.player_a_id))),
+            _side(game.player_b, changes.get((game.id, game.player_b_id))),
+        )
+        if game.player_a.excluded_at is not None or game.player_b.excluded_at is not None:
+            continue  # an excluded player's games are void and never shown
+        rounds.setdefault(game.round, []).append(GameLine(game=game, a=a, b=b))
+    outcome = _outcome(tournament)
+    failures = [
+        charter_failure_text(f, language) for f in (outcome.charter_failures if outcome else []) or []
+    ]
+    return TournamentDetail(
+        tournament=tournament,
+        outcome=outcome,
+        verdict=counts_verdict(tournament, language),
+        pools=pools,
+        rounds=sorted(rounds.items()),
+        charter_failures=failures,
+    )
+
+
+def _side(player: Player, change: int | None) -> Side:
+    public = player.excluded_at is None and player.merged_into_id is None and player.id != SPARE_ID
+    return Side(player=player, public=public, change=change)
+
+
+def _pools(
+    standings: list[Standing],
+    registrations: dict[int, Registration],
+    points: dict,
+    players: dict[int, Player],
+) -> list[Pool]:
+    by_pool: dict[str, list[Standing]] = {}
+    for standing in standings:
+        by_pool.setdefault(standing.pool, []).append(standing)
+    pools = []
+    for name, rows in by_pool.items():
+        rank_of = {s.player_id: s.rank for s in rows}
+        lines, rounds = [], set()
+        for s in rows:
+            registration = registrations.get(s.player_id)
+            line = StandingLine(
+                standing=s,
+                penalty_reason=registration.penalty_reason if registration else "",
+                championship_points=points.get(s.player_id),
+            )
+            for entry in s.detail or []:
+                cell = _cell(entry, rank_of, players)
+                if cell is not None:
+                    line.cells.append(cell)
+                    rounds.add(cell.round)
+            lines.append(line)
+        ordered = sorted(rounds)
+        for line in lines:  # one cell per round of the pool, None where the player had no game
+            by_round = {cell.round: cell for cell in line.cells}
+            line.cells = [by_round.get(r) for r in ordered]
+        pools.append(Pool(name=name, lines=lines, rounds=ordered))
+    return pools
+
+
+def _cell(entry: object, rank_of: dict[int, int], players: dict[int, Player]) -> CrossCell | None:
+    """One round of Standing.detail (tournaments.scoring.RoundDetail: round, opponent, result, score,
+    opponent_score, free), the result seen from the player: W, L, D, DD, FW, FL, W+, W++, L+, L++."""
+    if not isinstance(entry, Mapping):
+        return None
+    try:
+        round_no = int(entry.get("round"))
+    except (TypeError, ValueError):
+        return None
+    opponent_id = entry.get("opponent")
+    opponent = players.get(opponent_id) if isinstance(opponent_id, int) else None
+    if opponent is not None and opponent.excluded_at is not None:
+        return None
+    score = entry.get("score")
+    result = str(entry.get("result") or "")
+    notes = []
+    if entry.get("free"):
+        notes.append(_("free game (counts for the rating only)"))
+    if result.startswith("F"):
+        notes.append(_("forfeit (not rated)"))
+    return CrossCell(
+        round=round_no,
+        opponent_rank=rank_of.get(opponent_id),
+        opponent=opponent,
+        result=result,
+        letter=_letter(result),
+        score=score if isinstance(score, (int, float)) else None,
+        note="; ".join(notes),
+        free=bool(entry.get("free")),
+    )
+
+
+def _letter(result: str) -> str:
+    """W, D or L for the colour of a cross-table cell."""
+    code = result.lstrip("F")[:1].upper()
+    return code if code in {"W", "D", "L"} else ""

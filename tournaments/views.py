@@ -1,0 +1,89 @@
+"""Public pages of the tournaments: the list by year and country, and one tournament in full."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import render
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+
+from ratings.selectors import country_name, rating_systems
+from tournaments.models import Tournament
+from tournaments.selectors import (
+    counts_verdict,
+    tiebreak_text,
+    tournament_countries,
+    tournament_detail,
+    tournament_list,
+    tournament_years,
+)
+
+PAGE_SIZE = 50
+
+
+class TournamentFilterForm(forms.Form):
+    year = forms.TypedChoiceField(label=gettext_lazy("Year"), required=False, coerce=int, empty_value=None)
+    country = forms.ChoiceField(label=gettext_lazy("Country"), required=False)
+    system = forms.ChoiceField(label=gettext_lazy("Game"), required=False)
+    status = forms.ChoiceField(
+        label=gettext_lazy("Status"),
+        required=False,
+        choices=[("", gettext_lazy("all")), *Tournament.STATUS_CHOICES],
+    )
+    q = forms.CharField(label=gettext_lazy("Name or city"), required=False, max_length=80)
+
+    def __init__(self, data, *, language: str, systems):
+        super().__init__(data, label_suffix="")
+        everyone = [("", _("all"))]
+        self.fields["year"].choices = everyone + [(y, str(y)) for y in tournament_years()]
+        self.fields["country"].choices = everyone + sorted(
+            ((c.code, country_name(c, language)) for c in tournament_countries()), key=lambda c: c[1]
+        )
+        self.fields["system"].choices = everyone + [(s.code, s.name) for s in systems]
+
+
+def tournament_list_view(request):
+    language = get_language()
+    systems = rating_systems()
+    form = TournamentFilterForm(request.GET, language=language, systems=systems)
+    filters = {}
+    if form.is_valid():
+        data = form.cleaned_data
+        filters = {
+            "year": data["year"],
+            "country": data["country"] or None,
+            "system": data["system"] or None,
+            "status": data["status"] or None,
+            "search": data["q"].strip() or None,
+        }
+    page = Paginator(tournament_list(**filters), PAGE_SIZE).get_page(request.GET.get("page"))
+    for tournament in page.object_list:
+        tournament.verdict = counts_verdict(tournament, language)
+        tournament.country_name = country_name(tournament.country, language)
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request, "public/tournament_list.html", {"form": form, "page": page, "query": query.urlencode()}
+    )
+
+
+def tournament_detail_view(request, tournament_id: int):
+    language = get_language()
+    detail = tournament_detail(tournament_id=tournament_id, language=language)
+    if detail is None:
+        raise Http404(_("No tournament with this ID."))
+    for pool in detail.pools:
+        for line in pool.lines:
+            line.tiebreak_text = tiebreak_text(line.standing.tiebreak)
+            line.country_name = country_name(line.standing.player.country, language)
+    return render(
+        request,
+        "public/tournament_detail.html",
+        {
+            "detail": detail,
+            "tournament": detail.tournament,
+            "country_name": country_name(detail.tournament.country, language),
+        },
+    )
