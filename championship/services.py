@@ -1,63 +1,87 @@
 """Championship points of counting tournaments and the yearly totals (charter App. 6), written by the replay.
 
-A year's totals depend on every result of that year, so the unit of work is the year: the replay names the
-first date it touched, and every year from then on is recomputed in memory and rewritten in one go.
+A year's totals depend on every result of that year. The replay hands over the standings it has just
+computed for the tournaments it went through; their points are computed afresh, the points of the year's
+other counting tournaments are read back as stored, and each touched year's totals are rewritten.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from datetime import date
 
 from championship.models import ChampionshipResult, ChampionshipTotal
 from championship.points import Result, international_ranking, round_points, tournament_points, year_totals
 from players.models import Player
-from ratings.history_writer import rows_insert
+from ratings.history_writer import rows_insert, rows_update
 from tournaments.models import Standing, Tournament
 
+# (pool, rank, player, score, scored rounds) of one ranked player
+Placing = tuple[str, int, int, float, int]
 
-def championship_refresh(*, system, since: date | None) -> None:
-    """Rewrite the points and totals of every year from `since` on (None: every year)."""
+
+def championship_refresh(*, system, since: date | None,
+                         fresh: Mapping[int, Sequence[Placing]] | None = None) -> None:
+    """Rewrite the points of the tournaments ending on or after `since` and the totals of their years.
+
+    `fresh`: the placings of the tournaments the replay rewrote (read back from Standing when not given).
+    """
     if system.get_ruleset().code not in ("adlg-2018", "adlg-annex-a"):
         return  # the championship is L'Art de la Guerre's (charter App. 6)
+    first_year = since.year if since is not None else None
     tournaments = Tournament.objects.filter(system=system, outcome__counts=True)
-    if since is not None:
-        tournaments = tournaments.filter(end_date__gte=date(since.year, 1, 1))
+    if first_year is not None:
+        tournaments = tournaments.filter(end_date__gte=date(first_year, 1, 1))
     info = {
         tid: (end, rounds, worlds, country)
         for tid, end, rounds, worlds, country in tournaments.values_list(
             "id", "end_date", "rounds", "worlds", "country_id")
     }
-    pools: dict[tuple[int, str], list[tuple]] = defaultdict(list)
-    for tid, pool, rank, player, score, games in (
-        Standing.objects.filter(tournament_id__in=list(info), player__excluded_at__isnull=True)
-        .values_list("tournament_id", "pool", "rank", "player_id", "score", "games").iterator(chunk_size=20000)
-    ):
-        pools[(tid, pool)].append((rank, player, score, games))
+    replayed = {tid for tid, (end, *_) in info.items() if since is None or end >= since}
+    placings = fresh if fresh is not None else _stored_placings(replayed)
     by_year: dict[int, list[Result]] = defaultdict(list)
-    for (tid, _), members in pools.items():
+    for tid in replayed:
         end, rounds, worlds, country = info[tid]
-        for rank, player, score, games in members:
+        pool_sizes: dict[str, int] = defaultdict(int)
+        for pool, *_ in placings.get(tid, ()):
+            pool_sizes[pool] += 1
+        for pool, rank, player, score, games in placings.get(tid, ()):
             if games == 0:
                 continue  # a registered player who played no round earns no championship result
-            points = round_points(tournament_points(players=len(members), rounds=rounds, rank=rank, score=score,
+            points = round_points(tournament_points(players=pool_sizes[pool], rounds=rounds, rank=rank, score=score,
                                                     games=games, worlds=worlds))
             by_year[end.year].append(Result(player=player, tournament=tid, points=float(points), end=end,
                                              country=country, worlds=worlds))
-    stale_results = ChampionshipResult.objects.all()
-    stale_totals = ChampionshipTotal.objects.all()
-    if since is not None:
-        stale_results = stale_results.filter(year__gte=since.year)
-        stale_totals = stale_totals.filter(year__gte=since.year)
-    stale_results._raw_delete(stale_results.db)
-    stale_totals._raw_delete(stale_totals.db)
+    # The year's other counting tournaments keep the points they have; only which four count may change.
+    kept: dict[tuple[int, int], tuple[int, bool]] = {}
+    for rid, tid, player, points, counted in ChampionshipResult.objects.filter(
+        tournament_id__in=[tid for tid in info if tid not in replayed]
+    ).values_list("id", "tournament_id", "player_id", "points", "counted").iterator(chunk_size=20000):
+        end, _, worlds, country = info[tid]
+        by_year[end.year].append(Result(player=player, tournament=tid, points=float(points), end=end,
+                                        country=country, worlds=worlds))
+        kept[(player, tid)] = (rid, counted)
+    stale = ChampionshipResult.objects.exclude(tournament_id__in=[tid for tid in info if tid not in replayed])
+    totals_stale = ChampionshipTotal.objects.all()
+    if first_year is not None:
+        stale = stale.filter(year__gte=first_year)
+        totals_stale = totals_stale.filter(year__gte=first_year)
+    stale._raw_delete(stale.db)
+    totals_stale._raw_delete(totals_stale.db)
     countries = dict(Player.objects.exclude(country__isnull=True).values_list("id", "country_id"))
-    result_rows, total_rows = [], []
+    new_results, flag_changes, total_rows = [], [], []
     for year, results in sorted(by_year.items()):
         totals = year_totals(results, year=year)
         counted = {(r.player, r.tournament) for t in totals for r in t.counted}
-        result_rows.extend((r.tournament, r.player, year, round_points(r.points), (r.player, r.tournament) in counted)
-                           for r in results)
+        for r in results:
+            key = (r.player, r.tournament)
+            if key in kept:
+                rid, was_counted = kept[key]
+                if was_counted != (key in counted):
+                    flag_changes.append((rid, key in counted))
+            else:
+                new_results.append((r.tournament, r.player, year, round_points(r.points), key in counted))
         international = {row.player: row.rank for row in international_ranking(totals, results)}
         ordered = sorted(totals, key=lambda t: (-t.display, t.player))
         total_rows.extend(
@@ -66,8 +90,19 @@ def championship_refresh(*, system, since: date | None) -> None:
             for rank, t in enumerate(ordered, start=1)
         )
     rows_insert(table=ChampionshipResult._meta.db_table,
-                columns=("tournament_id", "player_id", "year", "points", "counted"), rows=result_rows)
+                columns=("tournament_id", "player_id", "year", "points", "counted"), rows=new_results)
+    rows_update(table=ChampionshipResult._meta.db_table, key="id", columns=("counted",), rows=flag_changes)
     rows_insert(table=ChampionshipTotal._meta.db_table,
                 columns=("year", "player_id", "total", "results", "rank", "international", "international_rank",
                          "country_id"),
                 rows=total_rows)
+
+
+def _stored_placings(tournament_ids) -> dict[int, list[Placing]]:
+    placings: dict[int, list[Placing]] = defaultdict(list)
+    for tid, pool, rank, player, score, games in (
+        Standing.objects.filter(tournament_id__in=list(tournament_ids), player__excluded_at__isnull=True)
+        .values_list("tournament_id", "pool", "rank", "player_id", "score", "games").iterator(chunk_size=20000)
+    ):
+        placings[tid].append((pool, rank, player, score, games))
+    return placings

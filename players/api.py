@@ -17,6 +17,7 @@ from players.models import Player
 from players.selectors import player_lookup
 from players.serializers import ErrorSerializer, PlayerDetailSerializer, PlayerRatingRowSerializer
 from ratings.models import PlayerRating, RatingEvent, RatingSystem
+from ratings.positions import with_positions
 from ratings.selectors import hidden_player_ids
 
 ERRORS = {
@@ -60,6 +61,10 @@ class PlayerListView(PublicReadMixin, generics.ListAPIView):
     def get_serializer_context(self):
         return {**super().get_serializer_context(), "rulesets": rulesets_by_system()}
 
+    def paginate_queryset(self, queryset):
+        page = super().paginate_queryset(queryset)
+        return with_positions(page) if page is not None else None
+
 
 @extend_schema(
     summary="One player, with ratings and rating history",
@@ -91,7 +96,7 @@ class PlayerDetailView(PublicReadMixin, generics.RetrieveAPIView):
                    .order_by("system_id", "seq"))
         if system:
             ratings, history = ratings.filter(system_id=system), history.filter(system_id=system)
-        player.api_ratings = list(ratings)
+        player.api_ratings = with_positions(ratings)
         player.api_history = list(history)
         return Response(PlayerDetailSerializer(player, context={"rulesets": rulesets, "request": request}).data)
 

@@ -100,8 +100,8 @@ class PlayerRatingFilter(django_filters.FilterSet):
                                        help_text="Words of the first or last name, or the exact ID.")
     ordering = django_filters.OrderingFilter(
         fields=(("rating", "rating"), ("player__last_name", "name"), ("games", "games"),
-                ("last_played", "last_played"), ("position", "position")),
-        help_text="rating, name, games, last_played or position; prefix with - for descending. Default: -rating.")
+                ("last_played", "last_played")),
+        help_text="rating, name, games or last_played; prefix with - for descending. Default: -rating.")
 
     class Meta:
         model = PlayerRating

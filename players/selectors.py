@@ -26,6 +26,7 @@ from django.db.models import QuerySet
 from championship.models import ChampionshipResult, ChampionshipTotal
 from players.models import SPARE_ID, Player
 from ratings.models import PlayerRating, RatingEvent, RatingSystem
+from ratings.positions import with_positions
 from ratings.ranks import NextRank, next_rank
 from ratings.rulesets import Rank, Ruleset
 from ratings.selectors import player_search_q, rank_by_code
@@ -182,7 +183,7 @@ class PlayerProfile:
 def player_profile(*, player: Player) -> PlayerProfile:
     """Everything the player page shows, in six queries."""
     systems = list(RatingSystem.objects.all())
-    ratings = {r.system_id: r for r in PlayerRating.objects.filter(player=player)}
+    ratings = {r.system_id: r for r in with_positions(PlayerRating.objects.filter(player=player))}
     events = list(
         RatingEvent.objects.filter(player=player)
         .select_related("tournament", "opponent", "game")

@@ -50,6 +50,8 @@ class PlayerRatingRowSerializer(_RankNames, serializers.ModelSerializer):
     rank = serializers.CharField(source="rank_code", help_text="Rank code (see /api/rulesets/).")
     rank_name_en = serializers.SerializerMethodField()
     rank_name_fr = serializers.SerializerMethodField()
+    position = serializers.IntegerField(
+        read_only=True, help_text="Place in the system's whole list: one plus the players rated higher (ties share).")
 
     class Meta:
         model = PlayerRating
@@ -71,6 +73,8 @@ class PlayerSystemRatingSerializer(_RankNames, serializers.ModelSerializer):
     rank_name_en = serializers.SerializerMethodField()
     rank_name_fr = serializers.SerializerMethodField()
     next_rank = serializers.SerializerMethodField()
+    position = serializers.IntegerField(
+        read_only=True, help_text="Place in the system's whole list: one plus the players rated higher (ties share).")
 
     class Meta:
         model = PlayerRating

@@ -1,7 +1,7 @@
 from django.contrib import admin
 
 from players.admin_mixins import AuditedAdmin, DerivedAdmin
-from ratings.models import ClosedYear, PlayerRating, RatingEvent, RatingSystem, ReplayRequest
+from ratings.models import ClosedYear, PlayerRating, RatingCount, RatingEvent, RatingSystem, ReplayRequest
 
 
 @admin.register(RatingSystem)
@@ -16,7 +16,7 @@ class ClosedYearAdmin(DerivedAdmin):
 
 @admin.register(PlayerRating)
 class PlayerRatingAdmin(DerivedAdmin):
-    list_display = ["position", "player", "system", "rating", "rank_code", "games", "last_played"]
+    list_display = ["player", "system", "rating", "rank_code", "games", "last_played"]
     list_filter = ["system", "rank_code"]
     search_fields = ["player__last_name", "player__id"]
     list_select_related = ["player"]
@@ -34,3 +34,9 @@ class RatingEventAdmin(DerivedAdmin):
 class ReplayRequestAdmin(DerivedAdmin):
     list_display = ["id", "system", "since", "reason", "status", "requested_at", "finished_at", "games"]
     list_filter = ["system", "status"]
+
+
+@admin.register(RatingCount)
+class RatingCountAdmin(DerivedAdmin):
+    list_display = ["system", "rating", "players"]
+    list_filter = ["system"]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import date
 
 from django.db import connection
@@ -97,11 +98,14 @@ def _copy_text(value) -> str:
     return str(value)
 
 
-def rows_update(*, table: str, key: str, columns: Sequence[str], rows: Sequence[tuple]) -> None:
-    """Update many rows by `key` in a few statements: rows are (key, *columns)."""
+def rows_update(*, table: str, key: str, columns: Sequence[str], rows: Sequence[tuple],
+                scope: tuple[str, object] | None = None) -> None:
+    """Update many rows by `key` in a few statements: rows are (key, *columns). `scope` = (column, value)
+    narrows every update (e.g. the rating system when the key is the player)."""
     if not rows:
         return
     quote = connection.ops.quote_name
+    scope_sql, scope_params = (f" AND t.{quote(scope[0])} = %s", [scope[1]]) if scope else ("", [])
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             # One UPDATE … FROM (VALUES …) per chunk; casts come from the target table's own column types.
@@ -113,12 +117,48 @@ def rows_update(*, table: str, key: str, columns: Sequence[str], rows: Sequence[
                 )
                 names = ", ".join([quote(key), *(quote(c) for c in columns)])
                 sql = (f"UPDATE {quote(table)} AS t SET {assignments} FROM (VALUES {values}) AS v({names}) "  # noqa: S608
-                       f"WHERE t.{quote(key)} = v.{quote(key)}::{_pg_type(table, key)}")
-                cursor.execute(sql, [value for row in chunk for value in row])
+                       f"WHERE t.{quote(key)} = v.{quote(key)}::{_pg_type(table, key)}{scope_sql}")
+                cursor.execute(sql, [value for row in chunk for value in row] + scope_params)
             return
         assignments = ", ".join(f"{quote(c)} = %s" for c in columns)
-        sql = f"UPDATE {quote(table)} SET {assignments} WHERE {quote(key)} = %s"  # noqa: S608
-        cursor.executemany(sql, [(*row[1:], row[0]) for row in rows])
+        sql = f"UPDATE {quote(table)} AS t SET {assignments} WHERE t.{quote(key)} = %s{scope_sql}"  # noqa: S608
+        cursor.executemany(sql, [(*row[1:], row[0], *scope_params) for row in rows])
+
+
+@contextmanager
+def indexes_suspended(table: str) -> Iterator[None]:
+    """Drop the plain indexes of `table` for a bulk rewrite and build them again at the end (PostgreSQL).
+
+    Maintaining a B-tree row by row costs more than the COPY itself on millions of rows; building it once
+    from sorted data is several times cheaper. It holds the table exclusively until the transaction ends,
+    so it is for full replays only (rare: replay_ratings, an exclusion, a merge). Constraint indexes
+    (primary key, unique) stay. Elsewhere it does nothing.
+    """
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT i.indexname, i.indexdef FROM pg_indexes i WHERE i.tablename = %s AND i.schemaname = "
+            "current_schema() AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)",
+            [table],
+        )
+        definitions = cursor.fetchall()
+        for name, _ in definitions:
+            cursor.execute(f"DROP INDEX {connection.ops.quote_name(name)}")
+    yield
+    with connection.cursor() as cursor:
+        for _, definition in definitions:
+            cursor.execute(definition)
+
+
+def table_truncate_or_delete(*, table: str, queryset, whole: bool) -> None:
+    """Empty `queryset`'s rows: TRUNCATE when they are the whole table (PostgreSQL), else a raw DELETE."""
+    if whole and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"TRUNCATE {connection.ops.quote_name(table)}")
+        return
+    queryset._raw_delete(queryset.db)
 
 
 _PG_TYPES: dict[tuple[str, str], str] = {}

@@ -115,28 +115,47 @@ class RatingEvent(models.Model):
 
 
 class PlayerRating(models.Model):
-    """A player's current rating, game count and rank in one system. Derived."""
+    """A player's current rating, game count and rank in one system. Derived.
+
+    The position in the list is not stored: storing it would rewrite most of the list after every
+    tournament (a 20-point move passes thousands of players). It is read from RatingCount (ratings.positions).
+    """
 
     system = models.ForeignKey(RatingSystem, on_delete=models.CASCADE, db_constraint=False, related_name="+")
     player = models.ForeignKey("players.Player", on_delete=models.CASCADE, db_constraint=False, related_name="ratings")
     rating = models.IntegerField(_("rating"))
     games = models.PositiveIntegerField(_("rated games"))
     rank_code = models.CharField(_("rank"), max_length=40)
-    position = models.PositiveIntegerField(_("position"), null=True, blank=True)
     last_played = models.DateField(_("last played"), null=True, blank=True)
 
     class Meta:
-        ordering = ["system", "position"]
+        ordering = ["system", "-rating", "player"]
         verbose_name = _("player rating")
         verbose_name_plural = _("player ratings")
         constraints = [models.UniqueConstraint(fields=["system", "player"], name="one_rating_per_system")]
         indexes = [
-            models.Index(fields=["system", "position"], name="rating_list_order"),
             models.Index(fields=["system", "-rating", "player"], name="rating_list_rating"),
         ]
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.system_id} {self.rating}"
+
+
+class RatingCount(models.Model):
+    """How many listed players of a system hold each rating. Derived: a position is one plus the players above."""
+
+    system = models.ForeignKey(RatingSystem, on_delete=models.CASCADE, db_constraint=False, related_name="+")
+    rating = models.IntegerField(_("rating"))
+    players = models.PositiveIntegerField(_("players"))
+
+    class Meta:
+        ordering = ["system", "-rating"]
+        verbose_name = _("rating count")
+        verbose_name_plural = _("rating counts")
+        constraints = [models.UniqueConstraint(fields=["system", "rating"], name="one_count_per_rating")]
+
+    def __str__(self) -> str:
+        return f"{self.system_id} {self.rating}: {self.players}"
 
 
 class ReplayRequest(models.Model):

@@ -6,8 +6,8 @@ rating list
     The PlayerRating rows of one system, best first, of the players that may appear in public
     (Player.objects.public(): neither excluded, nor merged into another record, nor the spare).
 position
-    The place in the whole list of the system, written by the replay (ties by lower ID). Filters narrow the
-    list but keep each player's position in the whole list.
+    The place in the whole list of the system: one plus the players rated higher, so ties share it
+    (ratings.positions). Filters narrow the list but keep each player's position in the whole list.
 active
     Played a rated game in the last twelve months (PlayerRating.last_played).
 
@@ -24,6 +24,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from players.models import SPARE_ID, Club, Country, Player, RetiredId
 from ratings.engine import game_change, result_values
 from ratings.models import PlayerRating, RatingSystem
+from ratings.positions import with_positions
 from ratings.rulesets import Rank, Ruleset
 
 ACTIVE_DAYS = 365
@@ -211,7 +212,7 @@ def rating_rows(keys: list[int], *, system: RatingSystem | str, by_player: bool 
     """The PlayerRating rows of `keys` (their pks, or player ids when `by_player`) with player, club and
     country, in the order of `keys`. A row whose player is hidden is dropped, whatever led to it."""
     system_code = system if isinstance(system, str) else system.code
-    # No ORDER BY: the model's default ordering would make SQLite walk the whole (system, position) index.
+    # No ORDER BY: the rows come back in the order of `keys`, and SQLite would otherwise walk a whole index.
     rows = PlayerRating.objects.select_related("player__club", "player__country").order_by()
     if by_player:
         rows = rows.filter(system_id=system_code)
@@ -219,8 +220,8 @@ def rating_rows(keys: list[int], *, system: RatingSystem | str, by_player: bool 
     else:
         by_key = {r.pk: r for r in rows.filter(pk__in=keys)}
     found = [by_key[k] for k in keys if k in by_key]
-    return [r for r in found if r.player.excluded_at is None and r.player.merged_into_id is None
-            and r.player_id != SPARE_ID]
+    return with_positions(r for r in found if r.player.excluded_at is None and r.player.merged_into_id is None
+                          and r.player_id != SPARE_ID)
 
 
 def player_search_q(query: str, *, prefix: str = "") -> Q:
@@ -242,7 +243,7 @@ def top_ratings(*, systems: list[RatingSystem], limit: int = 10) -> dict[str, li
         rows = (PlayerRating.objects.filter(system=system, player__excluded_at__isnull=True,
                                             player__merged_into__isnull=True).exclude(player_id=SPARE_ID)
                 .select_related("player__club", "player__country").order_by(*SORTS["rating"]))
-        best[system.code] = list(rows[:limit])
+        best[system.code] = with_positions(rows[:limit])
     return best
 
 

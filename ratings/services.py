@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -20,8 +21,15 @@ from django.utils import timezone
 from players.models import SPARE_ID
 from ratings.engine import History, PlayerState, replay
 from ratings.facts import Facts, facts_load
-from ratings.history_writer import EVENT_COLUMNS, event_encoders, rows_insert, rows_update
-from ratings.models import PlayerRating, RatingEvent, RatingSystem, ReplayLock, ReplayRequest
+from ratings.history_writer import (
+    EVENT_COLUMNS,
+    event_encoders,
+    indexes_suspended,
+    rows_insert,
+    rows_update,
+    table_truncate_or_delete,
+)
+from ratings.models import PlayerRating, RatingCount, RatingEvent, RatingSystem, ReplayLock, ReplayRequest
 from ratings.ranks import rank_for
 
 logger = logging.getLogger(__name__)
@@ -45,13 +53,14 @@ def _last_event(system: RatingSystem) -> tuple[date | None, int]:
     return (last[0], last[1]) if last else (None, 0)
 
 
-def _start_state(system: RatingSystem, since: date) -> tuple[dict[int, PlayerState], int]:
-    """Each player's state from the stored events dated before `since`, and the last sequence number used."""
+def _start_state(system: RatingSystem, since: date) -> tuple[dict[int, PlayerState], int, bool]:
+    """Each player's state from the stored history before `since`, the last sequence number used, and
+    whether that state was read from the current ratings (nothing stored on or after `since`)."""
     last_date, last_seq = _last_event(system)
     if last_date is not None and last_date < since:
         # A tournament at the head of history (the usual case): the current ratings are that state.
         rows = PlayerRating.objects.filter(system=system).values_list("player_id", "rating", "games", "last_played")
-        return {player: PlayerState(rating, games, last) for player, rating, games, last in rows}, last_seq
+        return {player: PlayerState(rating, games, last) for player, rating, games, last in rows}, last_seq, True
     table = RatingEvent._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
@@ -77,7 +86,7 @@ def _start_state(system: RatingSystem, since: date) -> tuple[dict[int, PlayerSta
     last_seq = (
         RatingEvent.objects.filter(system=system, date__lt=since).aggregate(m=Max("seq"))["m"] or 0
     )
-    return state, last_seq
+    return state, last_seq, False
 
 
 def _as_date(value) -> date | None:
@@ -140,32 +149,32 @@ def ratings_replay(*, system: RatingSystem, since: date | None = None) -> Replay
     if since is not None and not RatingEvent.objects.filter(system=system, date__lt=since).exists():
         since = None  # nothing stored before it: a full replay is the same thing and simpler
     if since is None:
-        start_state, last_seq = {}, 0
+        start_state, last_seq, at_head = {}, 0, False
     else:
-        start_state, last_seq = _start_state(system, since)
+        start_state, last_seq, at_head = _start_state(system, since)
     facts = facts_load(system=system, since=since)
     start_games = {opening.player: opening.games for opening in facts.openings}
     start_games.update((player, state.games) for player, state in start_state.items())
+    engine_state, engine_openings = start_state, facts.openings
+    if at_head and not any(date(year, 12, 31) >= since for year in facts.closed_years):
+        # No adjustment to replay: the engine needs only the players of the new tournaments, not the whole
+        # federation (their openings are already part of their current ratings).
+        playing = {p for t in facts.tournaments for p in t.players} | {
+            p for t in facts.tournaments for g in t.games for p in (g.a, g.b)}
+        engine_state = {p: state for p, state in start_state.items() if p in playing}
+        engine_openings = [o for o in facts.openings if o.player in playing]
     history = replay(
         ruleset,
         tournaments=facts.tournaments,
-        openings=facts.openings,
+        openings=engine_openings,
         closed_years=facts.closed_years,
         excluded=facts.excluded,
-        start_state=start_state or None,
+        start_state=engine_state or None,
         after=(since - timedelta(days=1)) if since is not None else None,
     )
-    events = RatingEvent.objects.filter(system=system)
-    if since is not None:
-        events = events.filter(date__gte=since)
-    events._raw_delete(events.db)
-    game_row, adjustment_row, encoded = event_encoders()
-    written = rows_insert(
-        table=RatingEvent._meta.db_table, columns=EVENT_COLUMNS, encoded=encoded,
-        rows=_event_rows(system, facts, history, first_seq=last_seq + 1, start_games=start_games,
-                         game_row=game_row, adjustment_row=adjustment_row),
-    )
-    _player_ratings_sync(system, ruleset, history, start_state, facts)
+    written = _events_rewrite(system, since, _event_rows(
+        system, facts, history, first_seq=last_seq + 1, start_games=start_games, **_row_makers()))
+    _player_ratings_sync(system, ruleset, history, start_state, facts, stored_is_start=at_head)
     tournament_results_write(system=system, facts=facts, history=history)
     championship_refresh(system=system, since=since)
     elapsed = time.perf_counter() - started
@@ -175,8 +184,32 @@ def ratings_replay(*, system: RatingSystem, since: date | None = None) -> Replay
     return summary
 
 
-def _player_ratings_sync(system, ruleset, history: History, start_state, facts: Facts) -> None:
-    """Bring PlayerRating in line with the final states: insert, update and delete only what changed."""
+def _row_makers() -> dict:
+    game_row, adjustment_row, _ = event_encoders()
+    return {"game_row": game_row, "adjustment_row": adjustment_row}
+
+
+def _events_rewrite(system: RatingSystem, since: date | None, rows) -> int:
+    """Replace the system's events from `since` on (all of them when None) by `rows`."""
+    table = RatingEvent._meta.db_table
+    encoded = event_encoders()[2]
+    events = RatingEvent.objects.filter(system=system)
+    if since is not None:
+        events.filter(date__gte=since)._raw_delete(events.db)
+        return rows_insert(table=table, columns=EVENT_COLUMNS, rows=rows, encoded=encoded)
+    alone = not RatingEvent.objects.exclude(system=system).exists()
+    with indexes_suspended(table):
+        table_truncate_or_delete(table=table, queryset=events, whole=alone)
+        return rows_insert(table=table, columns=EVENT_COLUMNS, rows=rows, encoded=encoded)
+
+
+def _player_ratings_sync(system, ruleset, history: History, start_state, facts: Facts, *,
+                         stored_is_start: bool) -> None:
+    """Bring PlayerRating and RatingCount in line with the final states, writing only what changed.
+
+    `stored_is_start`: start_state was read from PlayerRating itself (a tournament at the head of history),
+    so it is what is stored and the list need not be read again.
+    """
     final = dict(start_state)
     final.update(history.final)
     final.pop(SPARE_ID, None)
@@ -187,30 +220,41 @@ def _player_ratings_sync(system, ruleset, history: History, start_state, facts: 
             final[opening.player] = PlayerState(opening.rating, opening.games, None)
     opened = {opening.player for opening in facts.openings}
     listed = {player: state for player, state in final.items() if state.games > 0 or player in opened}
-    order = sorted(listed, key=lambda p: (-listed[p].rating, p))
-    position = {player: index for index, player in enumerate(order, start=1)}
-    desired = {
-        player: (state.rating, state.games, rank_for(ruleset, state.rating, state.games).code, position[player],
-                 state.last_played)
-        for player, state in listed.items()
-    }
-    existing = {
-        row[0]: (row[1:6], row[6])
-        for row in PlayerRating.objects.filter(system=system).values_list(
-            "player_id", "rating", "games", "rank_code", "position", "last_played", "id")
-    }
-    stale = [pk for player, (_, pk) in existing.items() if player not in desired]
+    if stored_is_start:
+        stored = {player: (s.rating, s.games, s.last_played) for player, s in start_state.items()}
+    else:
+        stored = {row[0]: row[1:] for row in PlayerRating.objects.filter(system=system).values_list(
+            "player_id", "rating", "games", "last_played").iterator(chunk_size=20000)}
+    stale = [player for player in stored if player not in listed]
     if stale:
-        PlayerRating.objects.filter(pk__in=stale)._raw_delete(PlayerRating.objects.db)
-    changed = [(existing[p][1], *values) for p, values in desired.items()
-               if p in existing and tuple(existing[p][0]) != values]
-    rows_update(table=PlayerRating._meta.db_table, key="id",
-                columns=("rating", "games", "rank_code", "position", "last_played"), rows=changed)
-    rows_insert(
-        table=PlayerRating._meta.db_table,
-        columns=("system_id", "player_id", "rating", "games", "rank_code", "position", "last_played"),
-        rows=((system.code, p, *values) for p, values in desired.items() if p not in existing),
-    )
+        gone = PlayerRating.objects.filter(system=system, player_id__in=stale)
+        gone._raw_delete(gone.db)
+    changed, added = [], []
+    for player, s in listed.items():
+        now = (s.rating, s.games, s.last_played)
+        before = stored.get(player)
+        if before == now:
+            continue
+        row = (player, s.rating, s.games, rank_for(ruleset, s.rating, s.games).code, s.last_played)
+        (changed if before is not None else added).append(row)
+    table = PlayerRating._meta.db_table
+    rows_update(table=table, key="player_id", scope=("system_id", system.code),
+                columns=("rating", "games", "rank_code", "last_played"), rows=changed)
+    rows_insert(table=table, columns=("system_id", "player_id", "rating", "games", "rank_code", "last_played"),
+                rows=((system.code, *row) for row in added))
+    _rating_counts_sync(system, Counter(s.rating for s in listed.values()))
+
+
+def _rating_counts_sync(system, counts: Counter) -> None:
+    stored = dict(RatingCount.objects.filter(system=system).values_list("rating", "players"))
+    gone = [rating for rating in stored if rating not in counts]
+    if gone:
+        RatingCount.objects.filter(system=system, rating__in=gone).delete()
+    rows_update(table=RatingCount._meta.db_table, key="rating", scope=("system_id", system.code),
+                columns=("players",),
+                rows=[(rating, n) for rating, n in counts.items() if rating in stored and stored[rating] != n])
+    rows_insert(table=RatingCount._meta.db_table, columns=("system_id", "rating", "players"),
+                rows=[(system.code, rating, n) for rating, n in counts.items() if rating not in stored])
 
 
 class ReplayBusy(Exception):

@@ -12,10 +12,12 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 
+from django.db.models import Count
+
 from championship.models import ChampionshipResult, ChampionshipTotal
 from players.models import Club, Country, Player, RetiredId
 from ratings.engine import game_change
-from ratings.models import PlayerRating, RatingEvent, RatingSystem
+from ratings.models import PlayerRating, RatingCount, RatingEvent, RatingSystem
 from ratings.ranks import rank_for
 from tournaments.models import Game, Registration, Standing, Tournament, TournamentOutcome
 
@@ -52,21 +54,25 @@ def system(code: str = "adlg") -> RatingSystem:
 
 
 def rating(player: Player, *, system_code: str = "adlg", value: int = 1000, games: int = 10,
-           position: int | None = None, last_played: date | None = None) -> PlayerRating:
+           last_played: date | None = None) -> PlayerRating:
     ruleset = system(system_code).get_ruleset()
-    return PlayerRating.objects.update_or_create(
+    row = PlayerRating.objects.update_or_create(
         system_id=system_code, player=player,
         defaults={"rating": value, "games": games, "rank_code": rank_for(ruleset, value, games).code,
-                  "position": position, "last_played": last_played},
+                  "last_played": last_played},
     )[0]
+    renumber_positions(system_code)
+    return row
 
 
 def renumber_positions(system_code: str = "adlg") -> None:
-    """Positions as the replay writes them: best first, ties by lower ID."""
-    rows = list(PlayerRating.objects.filter(system_id=system_code).order_by("-rating", "player_id"))
-    for position, row in enumerate(rows, start=1):
-        row.position = position
-    PlayerRating.objects.bulk_update(rows, ["position"])
+    """The per-rating counts positions are read from, as the replay keeps them."""
+    RatingCount.objects.filter(system_id=system_code).delete()
+    RatingCount.objects.bulk_create([
+        RatingCount(system_id=system_code, rating=value, players=count)
+        for value, count in PlayerRating.objects.filter(system_id=system_code).values("rating")
+        .annotate(n=Count("id")).values_list("rating", "n")
+    ])
 
 
 def tournament(name: str = "Open de Paris", *, system_code: str = "adlg", start: date = date(2024, 3, 9),

@@ -211,11 +211,11 @@ def test_api_takes_the_same_queries_whatever_the_size(client, db, django_assert_
     players = [f.player(f"P{i}", "X") for i in range(size)]
     played = f.rated_tournament(players)
     f.championship_totals(2024)
-    # hidden IDs, default system, count, page, rulesets of the rank names
-    with django_assert_num_queries(5):
+    # hidden IDs, default system, count, page, rulesets of the rank names, the system's rating counts
+    with django_assert_num_queries(6):
         assert get(client, "/api/players/").status_code == 200
-    # player, rulesets, ratings, history
-    with django_assert_num_queries(4):
+    # player, rulesets, ratings, their rating counts, history
+    with django_assert_num_queries(5):
         assert get(client, f"/api/players/{players[0].id}/").status_code == 200
     # tournament, standings, registrations, games, rating changes, championship points
     with django_assert_num_queries(6):

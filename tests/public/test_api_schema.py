@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
@@ -28,10 +30,16 @@ schema.app = get_wsgi_application()
 
 @pytest.fixture
 def api_data(db):
+    # As Django's test client does: a request must not close the test's connection at its end (PostgreSQL
+    # would lose the test's transaction; SQLite's in-memory database ignores the close).
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
     federation = factories.federation(6)
     factories.adjustment(federation.players[0], year=2024, before=1100, after=1050)
     factories.player("Excluded", "X", excluded=True)
-    return federation
+    yield federation
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
 
 
 @schema.parametrize()

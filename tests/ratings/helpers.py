@@ -6,7 +6,7 @@ from datetime import date, timedelta
 
 from championship.models import ChampionshipResult, ChampionshipTotal
 from players.services import players_import_csv
-from ratings.models import PlayerRating, RatingEvent
+from ratings.models import PlayerRating, RatingCount, RatingEvent
 from tests.sheets.builders import SheetBuilder
 from tournaments.models import Standing, TournamentOutcome
 from tournaments.services import sheet_import_bytes
@@ -61,7 +61,9 @@ def derived_state() -> dict:
             "rating_before", "rating_after", "change", "games_before", "opponent_rating", "k", "expected",
             "score")),
         "ratings": list(PlayerRating.objects.order_by("system_id", "player_id").values_list(
-            "system_id", "player_id", "rating", "games", "rank_code", "position", "last_played")),
+            "system_id", "player_id", "rating", "games", "rank_code", "last_played")),
+        "counts": list(RatingCount.objects.order_by("system_id", "rating").values_list(
+            "system_id", "rating", "players")),
         "standings": list(Standing.objects.order_by("tournament_id", "player_id").values_list(
             "tournament_id", "pool", "rank", "player_id", "score", "opponents_score", "penalty", "wins", "draws",
             "losses", "games", "tiebreak", "rating_before", "rating_after", "performance", "detail")),

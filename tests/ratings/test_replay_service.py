@@ -116,3 +116,15 @@ def test_a_sheet_matching_a_tournament_already_on_the_site_is_refused_with_its_i
     messages = [issue["message"] for issue in again.report.as_dict("en")["errors"]]
     assert any(str(first.tournament_id) in message for message in messages)
     assert Tournament.objects.count() == 1
+
+
+def test_positions_count_the_players_rated_higher_and_ties_share_one():
+    from ratings.positions import Positions
+
+    roster()
+    imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
+    ratings = sorted(PlayerRating.objects.filter(system="adlg").values_list("rating", flat=True), reverse=True)
+    positions = Positions("adlg")
+    for rating in ratings:
+        assert positions.of(rating) == 1 + sum(1 for other in ratings if other > rating)
+    assert positions.of(ratings[0]) == 1
