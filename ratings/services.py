@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from django.db import connection, transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from players.models import SPARE_ID
@@ -61,6 +60,8 @@ def _start_state(system: RatingSystem, since: date) -> tuple[dict[int, PlayerSta
         # A tournament at the head of history (the usual case): the current ratings are that state.
         rows = PlayerRating.objects.filter(system=system).values_list("player_id", "rating", "games", "last_played")
         return {player: PlayerState(rating, games, last) for player, rating, games, last in rows}, last_seq, True
+    if connection.vendor == "postgresql":
+        return _start_state_from_ratings(system, since), _last_seq_before(system, since), False
     table = RatingEvent._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
@@ -83,10 +84,47 @@ def _start_state(system: RatingSystem, since: date) -> tuple[dict[int, PlayerSta
     state = {
         player: PlayerState(rating, games, _as_date(last_played.get(player))) for player, rating, games in latest
     }
-    last_seq = (
-        RatingEvent.objects.filter(system=system, date__lt=since).aggregate(m=Max("seq"))["m"] or 0
-    )
-    return state, last_seq, False
+    return state, _last_seq_before(system, since), False
+
+
+def _last_seq_before(system: RatingSystem, since: date) -> int:
+    last = (RatingEvent.objects.filter(system=system, date__lt=since).order_by("-date", "-seq")
+            .values_list("seq", flat=True).first())
+    return last or 0
+
+
+def _start_state_from_ratings(system: RatingSystem, since: date) -> dict[int, PlayerState]:
+    """The state at `since` without reading the history before it (PostgreSQL): a player with no event on
+    or after `since` is still where the current ratings say; for the others, one backward index probe each
+    (LATERAL … ORDER BY seq DESC LIMIT 1) finds their last event and last game before the cut. The
+    generic query above reads every event before `since`: seconds on a long history, for an old correction.
+    """
+    table = RatingEvent._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT DISTINCT player_id FROM {table} WHERE system_id = %s AND date >= %s",  # noqa: S608
+            [system.code, since])
+        touched = [row[0] for row in cursor.fetchall()]
+        cursor.execute(
+            f"""SELECT p.id, e.rating_after, e.games_before + CASE WHEN e.kind = 'game' THEN 1 ELSE 0 END, g.date
+                FROM unnest(%s::bigint[]) AS p(id)
+                JOIN LATERAL (SELECT rating_after, games_before, kind FROM {table}
+                              WHERE player_id = p.id AND system_id = %s AND date < %s
+                              ORDER BY seq DESC LIMIT 1) e ON true
+                LEFT JOIN LATERAL (SELECT date FROM {table}
+                                   WHERE player_id = p.id AND system_id = %s AND date < %s AND kind = 'game'
+                                   ORDER BY seq DESC LIMIT 1) g ON true""",  # noqa: S608
+            [touched, system.code, since, system.code, since])
+        before = cursor.fetchall()
+    touched_set = set(touched)
+    state = {
+        player: PlayerState(rating, games, last)
+        for player, rating, games, last in PlayerRating.objects.filter(system=system).values_list(
+            "player_id", "rating", "games", "last_played").iterator(chunk_size=20000)
+        if player not in touched_set
+    }
+    state.update((player, PlayerState(rating, games, last)) for player, rating, games, last in before)
+    return state
 
 
 def _as_date(value) -> date | None:
