@@ -128,3 +128,23 @@ def test_positions_count_the_players_rated_higher_and_ties_share_one():
     for rating in ratings:
         assert positions.of(rating) == 1 + sum(1 for other in ratings if other > rating)
     assert positions.of(ratings[0]) == 1
+
+
+def test_a_full_replay_on_postgresql_leaves_the_history_indexes_as_they_were():
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("index suspension is PostgreSQL's")
+    roster()
+    imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
+
+    def indexes() -> list[tuple[str, str]]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT indexname, indexdef FROM pg_indexes WHERE tablename = %s ORDER BY 1",
+                           [RatingEvent._meta.db_table])
+            return cursor.fetchall()
+
+    before = indexes()
+    assert {"event_player_history", "event_system_date", "event_tournament"} <= {name for name, _ in before}
+    _scratch_equals_stored()
+    assert indexes() == before
