@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from ratings.rulesets import BATTLE_EMPIRE
 
@@ -155,50 +156,67 @@ class StandingRow:
     decided_by: str | None  # the tie-break that placed this row below the one above; None for the first
 
 
-@dataclass
-class _Tally:
-    games_score: float = 0
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    games: int = 0
-    rounds: list[RoundDetail] = field(default_factory=list)
-    opponents: list[int] = field(default_factory=list)  # once per scored game, forfeits left out
-    head_to_head: dict[int, int] = field(default_factory=dict)  # opponent -> wins minus losses
+# The standings are computed on plain tuples: the replay ranks every tournament of the federation (a million
+# games), and a dataclass per game, per round and per player costs several times the rules themselves.
+# `standings` (dataclasses in and out) and `standings_from_rows` (tuples in and out) share this one
+# implementation.
+#
+# Row layouts of `standings_from_rows`:
+#   entrant  (player, pool, penalty, pre_rating)                                   - Entrant's fields
+#   game     (id, round, table, a, b, result, a_losses, b_losses, free)            - ratings.facts'
+#            TournamentInfo.games layout; the id is not used; losses are ints, None counting as 0 (the
+#            facts leave them blank for forfeits)
+#   standing (rank, player, score, opponents_score, penalty, wins, draws, losses, games, rounds, decided_by)
+#            - StandingRow's fields, with rounds a tuple of (round, opponent, result, score, opponent_score,
+#            free) - RoundDetail's fields.
+
+# A tally is a list, indexed by these: [game scores, wins, draws, losses, rounds, opponents' tally keys].
+# `games` is not kept: every scored game adds one to exactly one of wins, draws and losses.
+_SCORE, _WINS, _DRAWS, _LOSSES, _ROUNDS, _OPPONENTS = range(6)
+_EMPTY_TALLY = (0, 0, 0, 0, (), ())
+_COUNTER = {1: _WINS, 0: _DRAWS, -1: _LOSSES}  # outcome -> its counter in a tally
 
 
-def _side_scores(system: str, g: ScoredGame) -> tuple[float, float]:
+def _new_tally() -> list:
+    return [0, 0, 0, 0, [], []]
+
+
+def _outcome(letter: str) -> int:
+    """1, 0 or -1: a win, a draw or a loss, from a result letter of one player's view (see _view)."""
+    return 1 if letter[0] == "W" or letter == "FW" else -1 if letter[0] == "L" or letter == "FL" else 0
+
+
+def _game_figures(system: str, result: str, a_losses: int | None, b_losses: int | None) -> tuple:
+    """What a game's result and losses give: (A's score, B's score, A's letter, B's letter, A's tally
+    counter, B's tally counter, whether it counts in the opponents' scores, i.e. is not a forfeit).
+
+    Raises ValueError for an unknown result or losses outside 0-100. Cached by the caller: a federation has
+    a few thousand distinct (result, losses), against a million games."""
     if system == "adlg":
-        return game_scores(g.result, g.a_losses, g.b_losses)
-    return battle_empire_scores(g.result)
+        a, b = game_scores(result, a_losses or 0, b_losses or 0)
+    else:
+        a, b = battle_empire_scores(result)
+    view_a, view_b = _view(result, "A"), _view(result, "B")
+    return a, b, view_a, view_b, _COUNTER[_outcome(view_a)], _COUNTER[_outcome(view_b)], result not in FORFEITS
 
 
-def _tally(tally: _Tally, g: ScoredGame, *, side: str, opponent: int, own: float, other: float) -> None:
-    letter = _view(g.result, side)
-    tally.rounds.append(RoundDetail(g.round, opponent, letter, own, other, g.free))
-    if g.free:
-        return
-    tally.games_score += own
-    tally.games += 1
-    outcome = 1 if letter[0] == "W" or letter == "FW" else -1 if letter[0] == "L" or letter == "FL" else 0
-    tally.wins += outcome == 1
-    tally.losses += outcome == -1
-    tally.draws += outcome == 0
-    tally.head_to_head[opponent] = tally.head_to_head.get(opponent, 0) + outcome
-    if g.result not in FORFEITS:
-        tally.opponents.append(opponent)
+# system -> {(result, a_losses, b_losses) or, without losses in the scores, result: _game_figures(...)}.
+# Bounded: only valid (result, losses) are stored, 6 x 102 x 102 at most for AdlG.
+_FIGURES: dict[str, dict] = {system: {} for system in SYSTEMS}
+_BY_LOSSES = {"adlg": True, "battle-empire": False}
+_ROUND_TABLE = itemgetter(1, 2)
 
 
-def _pool_of(g: ScoredGame, pools: Mapping[int, str], spare: int) -> str:
+def _pool_of(rnd: int, table: int, a: int, b: int, pools: Mapping[int, str], spare: int) -> str:
     """The pool of the game's real players (a game of the spare belongs to its opponent's pool)."""
-    players = [p for p in (g.a, g.b) if p != spare]
+    players = [p for p in (a, b) if p != spare]
     for player in players:
         if player not in pools:
-            raise ValueError(f"round {g.round}, table {g.table}: player {player} is not an entrant")
+            raise ValueError(f"round {rnd}, table {table}: player {player} is not an entrant")
     found = {pools[p] for p in players}
     if len(found) != 1:
         problem = "the spare cannot play itself" if not found else "the players are in different pools"
-        raise ValueError(f"round {g.round}, table {g.table}: {problem}")
+        raise ValueError(f"round {rnd}, table {table}: {problem}")
     return found.pop()
 
 
@@ -211,84 +229,139 @@ def standings(
     excluded: frozenset[int] = frozenset(),
 ) -> dict[str, list[StandingRow]]:
     """The standings of every pool, keyed by pool name."""
+    pools = standings_from_rows(
+        system=system,
+        entrants=[(e.player, e.pool, e.penalty, e.pre_rating) for e in entrants],
+        games=[(None, g.round, g.table, g.a, g.b, g.result, g.a_losses, g.b_losses, g.free) for g in games],
+        spare=spare,
+        excluded=excluded,
+    )
+    return {
+        pool: [StandingRow(*row[:9], tuple(RoundDetail(*r) for r in row[9]), row[10]) for row in rows]
+        for pool, rows in pools.items()
+    }
+
+
+def standings_from_rows(
+    *,
+    system: str,
+    entrants: Sequence[tuple],
+    games: Sequence[tuple],
+    spare: int = SPARE_ID,
+    excluded: frozenset[int] | set[int] = frozenset(),
+) -> dict[str, list[tuple]]:
+    """`standings` on plain tuples (layouts above): the standing rows of every pool, keyed by pool name."""
     if system not in SYSTEMS:
         raise ValueError(f"unknown scoring system {system!r} (known: {', '.join(SYSTEMS)})")
-    ranked = [e for e in entrants if e.player != spare and e.player not in excluded]
-    pools = {e.player: e.pool for e in ranked}
-    tallies: dict[tuple[str, int], _Tally] = defaultdict(_Tally)
-    for g in sorted(games, key=lambda g: (g.round, g.table)):
-        if g.a in excluded or g.b in excluded:
-            continue
-        pool = _pool_of(g, pools, spare)
-        a_score, b_score = _side_scores(system, g)
-        _tally(tallies[pool, g.a], g, side="A", opponent=g.b, own=a_score, other=b_score)
-        _tally(tallies[pool, g.b], g, side="B", opponent=g.a, own=b_score, other=a_score)
-    penalty = {e.player: e.penalty if system in PENALTY_SYSTEMS else 0 for e in ranked}
-    final = {key: max(0, t.games_score - penalty.get(key[1], 0)) for key, t in tallies.items()}
-    by_pool: dict[str, list[Entrant]] = defaultdict(list)
+    figures, by_losses = _FIGURES[system], _BY_LOSSES[system]
+    ranked = [e for e in entrants if e[0] != spare and e[0] not in excluded]
+    pools = {e[0]: e[1] for e in ranked}
+    # Tallies are keyed by player: a ranked player plays in one pool only (checked below). The spare may
+    # play in every pool and has a tally in each, keyed (spare, pool).
+    tallies: defaultdict = defaultdict(_new_tally)
+    for _, rnd, table, a, b, result, a_losses, b_losses, free in sorted(games, key=_ROUND_TABLE):
+        try:
+            pool = pools[a]
+            common = pools[b] == pool
+        except KeyError:  # the spare, an excluded player, or not an entrant
+            common = False
+        if common:
+            key_a, key_b = a, b  # two ranked players of one pool (so neither excluded nor the spare)
+        elif a in excluded or b in excluded:
+            continue  # void for everyone
+        else:
+            pool = _pool_of(rnd, table, a, b, pools, spare)  # a game of the spare; raises for a wrong game
+            key_a = (spare, pool) if a == spare else a
+            key_b = (spare, pool) if b == spare else b
+        try:
+            fig = figures[(result, a_losses, b_losses) if by_losses else result]
+        except KeyError:
+            fig = figures[(result, a_losses, b_losses) if by_losses else result] = _game_figures(
+                system, result, a_losses, b_losses
+            )
+        a_score, b_score, view_a, view_b, counter_a, counter_b, counted = fig
+        tally_a, tally_b = tallies[key_a], tallies[key_b]
+        # A's side first, then B's: the order of the rounds, sums and opponents of a player against itself.
+        # Literal indices (see _SCORE ... _OPPONENTS): this loop runs once per game of the federation.
+        tally_a[4].append((rnd, b, view_a, a_score, b_score, free))
+        tally_b[4].append((rnd, a, view_b, b_score, a_score, free))
+        if free:
+            continue  # listed in the cross-table, counted for nothing
+        tally_a[0] += a_score
+        tally_a[counter_a] += 1
+        tally_b[0] += b_score
+        tally_b[counter_b] += 1
+        if counted:
+            tally_a[5].append(key_b)
+            tally_b[5].append(key_a)
+    applies = system in PENALTY_SYSTEMS
+    penalty = {e[0]: e[2] if applies else 0 for e in ranked}
+    final = {key: max(0, t[_SCORE] - penalty.get(key, 0)) for key, t in tallies.items()}
+    by_pool: dict[str, list[tuple]] = defaultdict(list)
     for e in ranked:
-        by_pool[e.pool].append(e)
+        by_pool[e[1]].append(e)
     return {
-        pool: _rank_pool(pool, members, tallies, final, penalty) for pool, members in sorted(by_pool.items())
+        pool: _rank_pool(pool, members, pools, tallies, final, penalty)
+        for pool, members in sorted(by_pool.items())
     }
 
 
 def _rank_pool(
     pool: str,
-    members: list[Entrant],
-    tallies: Mapping[tuple[str, int], _Tally],
-    final: Mapping[tuple[str, int], float],
+    members: list[tuple],
+    pools: Mapping[int, str],
+    tallies: Mapping,
+    final: Mapping,
     penalty: Mapping[int, int],
-) -> list[StandingRow]:
-    empty = _Tally()
+) -> list[tuple]:
+    # One sort on (-score, -opponents' score, pre-tournament rating, ID, entry order): the entry order keeps
+    # the sort stable for a player listed twice, and stops the comparison before the entrant and its tally.
+    # Head-to-head then reorders ties of exactly two.
     rows = []
-    for e in members:
-        t = tallies.get((pool, e.player), empty)
-        opponents_score = sum(final.get((pool, o), 0) for o in t.opponents)
-        rows.append((e, t, final.get((pool, e.player), 0), opponents_score))
-    rows.sort(key=lambda r: (-r[2], -r[3], r[0].pre_rating, r[0].player))
-    _apply_head_to_head(rows)
+    for position, e in enumerate(members):
+        player = e[0]
+        tally = tallies.get(player) if pools[player] == pool else None  # a player listed in two pools
+        if tally is None:
+            rows.append((0, 0, e[3], player, position, e, _EMPTY_TALLY, 0, 0))
+        else:
+            score = final[player]
+            opponents_score = sum(map(final.__getitem__, tally[_OPPONENTS]))  # in game order, as floats add
+            rows.append((-score, -opponents_score, e[3], player, position, e, tally, score, opponents_score))
+    rows.sort()
+    # Rows tied with the row above on score and opponents' score (ties are contiguous after the sort, and rare).
+    tied = {i for i in range(1, len(rows)) if rows[i][7] == rows[i - 1][7] and rows[i][8] == rows[i - 1][8]}
+    pairs = {i for i in tied if i - 1 not in tied and i + 1 not in tied}  # lower rows of ties of exactly two
+    for i in pairs:
+        if _head_to_head(rows[i - 1], rows[i]) < 0:
+            rows[i - 1], rows[i] = rows[i], rows[i - 1]
     standing = []
-    for position, (e, t, score, opponents_score) in enumerate(rows):
-        decided_by = None if position == 0 else _decided_by(rows[position - 1], rows[position], rows)
-        standing.append(StandingRow(
-            rank=position + 1, player=e.player, score=score, opponents_score=opponents_score,
-            penalty=penalty[e.player], wins=t.wins, draws=t.draws, losses=t.losses, games=t.games,
-            rounds=tuple(t.rounds), decided_by=decided_by,
-        ))  # fmt: skip
+    above = None
+    for position, row in enumerate(rows):
+        e, tally, score = row[5], row[6], row[7]
+        if above is None:
+            decided_by = None
+        elif position not in tied:
+            decided_by = "score" if above[7] != score else "opponents"
+        elif position in pairs and _head_to_head(above, row) > 0:
+            decided_by = "head_to_head"
+        elif above[2] != e[3]:
+            decided_by = "rating"
+        else:
+            decided_by = "id"
+        wins, draws, losses = tally[_WINS], tally[_DRAWS], tally[_LOSSES]
+        standing.append((position + 1, e[0], score, row[8], penalty[e[0]], wins, draws, losses,
+                         wins + draws + losses, tuple(tally[_ROUNDS]), decided_by))
+        above = row
     return standing
 
 
-def _tied(x: tuple, y: tuple) -> bool:
-    return x[2] == y[2] and x[3] == y[3]
+def _head_to_head(row: tuple, other: tuple) -> int:
+    """Wins minus losses of the player of `row` against the player of `other` (rows of _rank_pool), in their
+    scored games.
 
-
-def _group_of(rows: list[tuple], position: int) -> list[int]:
-    return [i for i, row in enumerate(rows) if _tied(row, rows[position])]
-
-
-def _apply_head_to_head(rows: list[tuple]) -> None:
-    """Swaps a tie of exactly two players who met when the lower-placed one won their games."""
-    position = 0
-    while position < len(rows) - 1:
-        group = _group_of(rows, position)
-        if len(group) == 2:
-            upper, lower = rows[group[0]], rows[group[1]]
-            if upper[1].head_to_head.get(lower[0].player, 0) < 0:
-                rows[group[0]], rows[group[1]] = lower, upper
-        position = group[-1] + 1
-
-
-def _decided_by(above: tuple, below: tuple, rows: list[tuple]) -> str:
-    if above[2] != below[2]:
-        return "score"
-    if above[3] != below[3]:
-        return "opponents"
-    if len(_group_of(rows, rows.index(below))) == 2 and above[1].head_to_head.get(below[0].player, 0) > 0:
-        return "head_to_head"
-    if above[0].pre_rating != below[0].pre_rating:
-        return "rating"
-    return "id"
+    Computed only for a tie of exactly two, from the cross-table: rarer than keeping it for every game."""
+    opponent = other[3]
+    return sum(_outcome(r[2]) for r in row[6][_ROUNDS] if r[1] == opponent and not r[5])
 
 
 # --- tournament figures -------------------------------------------------------------------------------
@@ -340,7 +413,21 @@ def charter_failures(
     spare: int = SPARE_ID,
 ) -> list[CharterFailure]:
     """Every charter condition the tournament fails, on its ranked players (pass no excluded player)."""
-    players = [e for e in entrants if e.player != spare]
+    return charter_failures_from_rows(
+        official=official, entrants=[(e.player, e.club, e.pool) for e in entrants], rounds_by_pool=rounds_by_pool,
+        spare=spare,
+    )
+
+
+def charter_failures_from_rows(
+    *,
+    official: bool,
+    entrants: Sequence[tuple[int, str | None, str]],
+    rounds_by_pool: Mapping[str, int],
+    spare: int = SPARE_ID,
+) -> list[CharterFailure]:
+    """`charter_failures` on (player, club, pool) tuples: the replay checks every tournament of the federation."""
+    players = [e for e in entrants if e[0] != spare]
     failures = []
     if not official:
         failures.append(CharterFailure("not_official"))
@@ -348,11 +435,11 @@ def charter_failures(
         failures.append(CharterFailure("too_few_players", {"players": len(players), "minimum": MIN_PLAYERS}))
     clubs = defaultdict(int)
     independents = 0
-    for e in players:
-        if e.club is None:
+    for _, club, _ in players:
+        if club is None:
             independents += 1
         else:
-            clubs[e.club] += 1
+            clubs[club] += 1
     if len(clubs) + independents < MIN_CLUBS:
         params = {"clubs": len(clubs) + independents, "minimum": MIN_CLUBS}
         failures.append(CharterFailure("too_few_clubs", params))
@@ -361,8 +448,8 @@ def charter_failures(
             params = {"club": club, "players": count, "total": len(players)}
             failures.append(CharterFailure("club_over_two_thirds", params))
     sizes = defaultdict(int)
-    for e in players:
-        sizes[e.pool] += 1
+    for _, _, pool in players:
+        sizes[pool] += 1
     for pool in sorted(set(sizes) | set(rounds_by_pool)):
         rounds, minimum = rounds_by_pool.get(pool, 0), minimum_rounds(sizes[pool])
         if rounds < minimum:
