@@ -213,8 +213,8 @@ def ratings_replay(*, system: RatingSystem, since: date | None = None) -> Replay
     written = _events_rewrite(system, since, _event_rows(
         system, facts, history, first_seq=last_seq + 1, start_games=start_games, **_row_makers()))
     _player_ratings_sync(system, ruleset, history, start_state, facts, stored_is_start=at_head)
-    tournament_results_write(system=system, facts=facts, history=history)
-    championship_refresh(system=system, since=since)
+    placings = tournament_results_write(system=system, facts=facts, history=history)
+    championship_refresh(system=system, since=since, fresh=placings)
     elapsed = time.perf_counter() - started
     summary = ReplaySummary(system.code, since, len(history.games), written, elapsed)
     logger.info("replayed %s since %s: %d games, %d events in %.2fs", system.code, since, summary.games,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import gc
 import json
-from collections import Counter
+from collections import Counter, defaultdict
 from operator import itemgetter
 
 from django.db import connection
@@ -40,7 +40,10 @@ _RATED_FIELDS = itemgetter(*(GameRecord._fields.index(name) for name in (
 _TOURNAMENT = itemgetter(GameRecord._fields.index("tournament"))
 
 
-def tournament_results_write(*, facts: Facts, history: History, system) -> None:
+def tournament_results_write(*, facts: Facts, history: History, system) -> dict[int, list[tuple]]:
+    """Write the standings and outcomes of the tournaments of `facts`; return their placings
+    {tournament: [(pool, rank, player, score, scored rounds)]} for the championship, so it need not read
+    back the rows just written."""
     ruleset = system.get_ruleset()
     tids = list(facts.info)
     Standing.objects.filter(tournament_id__in=tids)._raw_delete(Standing.objects.db)
@@ -57,6 +60,12 @@ def tournament_results_write(*, facts: Facts, history: History, system) -> None:
         rows_insert(table=Standing._meta.db_table, columns=STANDING_COLUMNS, rows=standing_rows)
     rows_insert(table=TournamentOutcome._meta.db_table, columns=OUTCOME_COLUMNS, rows=outcome_rows)
     Tournament.objects.filter(pk__in=tids, status=Tournament.RECEIVED).update(status=Tournament.RATED)
+    counting = {row[0] for row in outcome_rows if row[-1]}
+    placings: dict[int, list[tuple]] = defaultdict(list)
+    for row in standing_rows:
+        if row[0] in counting:
+            placings[row[0]].append((row[1], row[2], row[3], row[4], row[10]))
+    return placings
 
 
 def tournament_results_rows(
