@@ -5,17 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ratings.models import PlayerRating, RatingSystem
-from ratings.rulesets import Rank, Ruleset
+from ratings.ranks import rank_by_code
 
 RATING_COLUMNS = ("id", "last_name", "first_name", "country", "club", "rating", "rank", "games")
-
-
-def rank_by_code(ruleset: Ruleset, code: str) -> Rank:
-    """The rank stored as `code` in PlayerRating (the replay stores codes, pages show names)."""
-    for rank in (*ruleset.ranks, ruleset.unproven_rank):
-        if rank is not None and rank.code == code:
-            return rank
-    raise KeyError(f"{ruleset.code} has no rank {code!r}")
 
 
 def rating_rows(*, system: RatingSystem) -> Iterator[tuple]:
@@ -27,4 +19,9 @@ def rating_rows(*, system: RatingSystem) -> Iterator[tuple]:
                      "player__club__name", "rating", "rank_code", "games")
     )
     for pid, last, first, country, club, rating, rank_code, games in rows.iterator(chunk_size=5000):
-        yield (pid, last, first, country or "", club or "", rating, rank_by_code(ruleset, rank_code).name_en, games)
+        yield (pid, last, first, country or "", club or "", rating, _rank_name(ruleset, rank_code), games)
+
+
+def _rank_name(ruleset, code: str) -> str:
+    rank = rank_by_code(ruleset, code)
+    return rank.name_en if rank is not None else code

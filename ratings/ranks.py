@@ -62,3 +62,13 @@ def next_rank(ruleset: Ruleset, rating: int, games: int) -> NextRank | None:
         points_needed=max(0, target.min_rating - rating),
         games_needed=max(0, target.min_games - games),
     )
+
+
+def ruleset_ranks(ruleset: Ruleset) -> tuple[Rank, ...]:
+    """Every title a player of the ruleset can hold, the unproven one included."""
+    return ruleset.ranks + ((ruleset.unproven_rank,) if ruleset.unproven_rank else ())
+
+
+def rank_by_code(ruleset: Ruleset, code: str) -> Rank | None:
+    """The rank stored as `code` (derived rows keep codes; pages and exports show names)."""
+    return next((rank for rank in ruleset_ranks(ruleset) if rank.code == code), None)

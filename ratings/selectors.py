@@ -25,6 +25,7 @@ from players.models import SPARE_ID, Club, Country, Player, RetiredId
 from ratings.engine import game_change, result_values
 from ratings.models import PlayerRating, RatingSystem
 from ratings.positions import with_positions
+from ratings.ranks import rank_by_code, ruleset_ranks  # noqa: F401 - the pages read both from here
 from ratings.rulesets import Rank, Ruleset
 
 ACTIVE_DAYS = 365
@@ -48,15 +49,6 @@ def rank_name(rank: Rank | None, language: str | None) -> str:
     if rank is None:
         return ""
     return rank.name_fr if language_is_french(language) else rank.name_en
-
-
-def ruleset_ranks(ruleset: Ruleset) -> tuple[Rank, ...]:
-    """Every title a player of the ruleset can hold, the unproven one included."""
-    return ruleset.ranks + ((ruleset.unproven_rank,) if ruleset.unproven_rank else ())
-
-
-def rank_by_code(ruleset: Ruleset, code: str) -> Rank | None:
-    return next((rank for rank in ruleset_ranks(ruleset) if rank.code == code), None)
 
 
 def country_name(country: Country | None, language: str | None) -> str:
