@@ -150,14 +150,17 @@ def _event_rows(system: RatingSystem, facts: Facts, history: History, *, first_s
     seq = first_seq
     adj_index = 0
     n_adj = len(adjustments)
+    # The day of the next adjustment, compared with each game's date (one date object per adjustment).
+    next_adjustment = date(adjustments[0][0], 12, 31) if adjustments else date.max
     for record in history.games:
         gid, tid, a, b, before_a, change_a, k_a, before_b, change_b, k_b, p_a = record[:11]
         end = end_of[tid]
-        while adj_index < n_adj and date(adjustments[adj_index][0], 12, 31) < end:
+        while next_adjustment < end:
             year, player, before, after = adjustments[adj_index]
             yield adjustment_row(code, player, seq, year, before, after, games_count.get(player, 0))
             seq += 1
             adj_index += 1
+            next_adjustment = date(adjustments[adj_index][0], 12, 31) if adj_index < n_adj else date.max
         s_a, s_b = values[results[gid]]
         if a != SPARE_ID:
             games_a = games_count.get(a, 0)
