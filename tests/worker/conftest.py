@@ -73,3 +73,8 @@ def celery_worker_process(transactional_db, tmp_path):
     for worker in workers:
         worker.stop()
     app.control.purge()
+    # A SIGKILLed worker's database session can outlive it a moment; end it so the flush and the final
+    # DROP DATABASE of the test run are not refused.
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                       "WHERE datname = current_database() AND pid <> pg_backend_pid()")
