@@ -36,12 +36,13 @@ django.setup()
 
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
+from django.db.models import Count  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from players.models import SPARE_ID, Club, Player, RetiredId  # noqa: E402
-from ratings.models import PlayerRating, RatingSystem  # noqa: E402
+from ratings.models import PlayerRating, RatingCount, RatingSystem  # noqa: E402
 from ratings.ranks import rank_for  # noqa: E402
 
 SYSTEM = "adlg"
@@ -56,6 +57,7 @@ def seed(players: int, rng: random.Random) -> None:
     have = PlayerRating.objects.filter(system_id=SYSTEM).count()
     if have >= players:
         print(f"reusing {have} ratings already in the database", file=sys.stderr)
+        _rating_counts()
         return
     started = time.perf_counter()
     clubs = list(Club.objects.filter(name__startswith="Bench club "))
@@ -90,10 +92,18 @@ def seed(players: int, rng: random.Random) -> None:
             Player.objects.bulk_create(rows, batch_size=1000)
             PlayerRating.objects.bulk_create(ratings, batch_size=1000)
             RetiredId.objects.bulk_create(retired)
-        order = PlayerRating.objects.filter(system_id=SYSTEM).order_by("-rating", "player_id")
-        positions = [PlayerRating(pk=pk, position=i) for i, pk in enumerate(order.values_list("pk", flat=True), 1)]
-        PlayerRating.objects.bulk_update(positions, ["position"], batch_size=2000)
+        _rating_counts()
     print(f"seeded {len(ids)} players in {time.perf_counter() - started:.1f}s", file=sys.stderr)
+
+
+def _rating_counts() -> None:
+    """The per-rating counts positions are read from, as the replay keeps them."""
+    RatingCount.objects.filter(system_id=SYSTEM).delete()
+    RatingCount.objects.bulk_create(
+        [RatingCount(system_id=SYSTEM, rating=value, players=n) for value, n in
+         PlayerRating.objects.filter(system_id=SYSTEM).values("rating").annotate(n=Count("id"))
+         .values_list("rating", "n")],
+        batch_size=2000)
 
 
 def scenarios(rng: random.Random, total: int, requests: int) -> list[tuple[str, str]]:
