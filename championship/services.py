@@ -14,7 +14,7 @@ from datetime import date
 from championship.models import ChampionshipResult, ChampionshipTotal
 from championship.points import Result, international_ranking, round_points, tournament_points, year_totals
 from players.models import Player
-from ratings.history_writer import rows_insert, rows_update
+from ratings.history_writer import replacing, rows_insert, rows_update
 from tournaments.models import Standing, Tournament
 
 # (pool, rank, player, score, scored rounds) of one ranked player
@@ -67,7 +67,6 @@ def championship_refresh(*, system, since: date | None,
     if first_year is not None:
         stale = stale.filter(year__gte=first_year)
         totals_stale = totals_stale.filter(year__gte=first_year)
-    stale._raw_delete(stale.db)
     totals_stale._raw_delete(totals_stale.db)
     countries = dict(Player.objects.exclude(country__isnull=True).values_list("id", "country_id"))
     new_results, flag_changes, total_rows = [], [], []
@@ -89,8 +88,11 @@ def championship_refresh(*, system, since: date | None,
              countries.get(t.player))
             for rank, t in enumerate(ordered, start=1)
         )
-    rows_insert(table=ChampionshipResult._meta.db_table,
-                columns=("tournament_id", "player_id", "year", "points", "counted"), rows=new_results)
+    full = since is None
+    whole = full and not ChampionshipResult.objects.exclude(tournament__system=system).exists()
+    with replacing(table=ChampionshipResult._meta.db_table, stale=stale, full=full, whole=whole):
+        rows_insert(table=ChampionshipResult._meta.db_table,
+                    columns=("tournament_id", "player_id", "year", "points", "counted"), rows=new_results)
     rows_update(table=ChampionshipResult._meta.db_table, key="id", columns=("counted",), rows=flag_changes)
     rows_insert(table=ChampionshipTotal._meta.db_table,
                 columns=("year", "player_id", "total", "results", "rank", "international", "international_rank",

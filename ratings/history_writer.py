@@ -58,7 +58,7 @@ def rows_insert(*, table: str, columns: Sequence[str], rows: Iterable, encoded: 
             with raw.copy(statement, writer=QueuedLibpqWriter(raw)) as copy:
                 block: list[str] = []
                 for row in rows:
-                    block.append(row if encoded else "\t".join(map(_copy_text, row)))
+                    block.append(row if encoded else "\t".join(map(copy_text, row)))
                     if len(block) >= 20000:
                         count += len(block)
                         copy.write("\n".join(block) + "\n")
@@ -85,7 +85,7 @@ def rows_insert(*, table: str, columns: Sequence[str], rows: Iterable, encoded: 
 _COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 
 
-def _copy_text(value) -> str:
+def copy_text(value) -> str:
     """One value in PostgreSQL COPY text format (NULL is \\N; strings escaped; floats keep every digit)."""
     if value is None:
         return "\\N"
@@ -159,6 +159,22 @@ def table_truncate_or_delete(*, table: str, queryset, whole: bool) -> None:
             cursor.execute(f"TRUNCATE {connection.ops.quote_name(table)}")
         return
     queryset._raw_delete(queryset.db)
+
+
+@contextmanager
+def replacing(*, table: str, stale, full: bool, whole: bool) -> Iterator[None]:
+    """Remove `stale` (a queryset of `table`) before the new rows are written inside the block.
+
+    `full`: a replay from scratch, which rewrites millions of rows: on PostgreSQL the plain indexes are
+    suspended, and `whole` (the stale rows are the entire table) allows a TRUNCATE.
+    """
+    if not full:
+        stale._raw_delete(stale.db)
+        yield
+        return
+    with indexes_suspended(table):
+        table_truncate_or_delete(table=table, queryset=stale, whole=whole)
+        yield
 
 
 _PG_TYPES: dict[tuple[str, str], str] = {}

@@ -20,14 +20,7 @@ from django.utils import timezone
 from players.models import SPARE_ID
 from ratings.engine import History, PlayerState, replay
 from ratings.facts import Facts, facts_load
-from ratings.history_writer import (
-    EVENT_COLUMNS,
-    event_encoders,
-    indexes_suspended,
-    rows_insert,
-    rows_update,
-    table_truncate_or_delete,
-)
+from ratings.history_writer import EVENT_COLUMNS, event_encoders, replacing, rows_insert, rows_update
 from ratings.models import PlayerRating, RatingCount, RatingEvent, RatingSystem, ReplayLock, ReplayRequest
 from ratings.ranks import rank_for
 
@@ -216,7 +209,7 @@ def ratings_replay(*, system: RatingSystem, since: date | None = None) -> Replay
     written = _events_rewrite(system, since, _event_rows(
         system, facts, history, first_seq=last_seq + 1, start_games=start_games, **_row_makers()))
     _player_ratings_sync(system, ruleset, history, start_state, facts, stored_is_start=at_head)
-    placings = tournament_results_write(system=system, facts=facts, history=history)
+    placings = tournament_results_write(system=system, facts=facts, history=history, full=since is None)
     championship_refresh(system=system, since=since, fresh=placings)
     elapsed = time.perf_counter() - started
     summary = ReplaySummary(system.code, since, len(history.games), written, elapsed)
@@ -233,15 +226,12 @@ def _row_makers() -> dict:
 def _events_rewrite(system: RatingSystem, since: date | None, rows) -> int:
     """Replace the system's events from `since` on (all of them when None) by `rows`."""
     table = RatingEvent._meta.db_table
-    encoded = event_encoders()[2]
     events = RatingEvent.objects.filter(system=system)
-    if since is not None:
-        events.filter(date__gte=since)._raw_delete(events.db)
-        return rows_insert(table=table, columns=EVENT_COLUMNS, rows=rows, encoded=encoded)
-    alone = not RatingEvent.objects.exclude(system=system).exists()
-    with indexes_suspended(table):
-        table_truncate_or_delete(table=table, queryset=events, whole=alone)
-        return rows_insert(table=table, columns=EVENT_COLUMNS, rows=rows, encoded=encoded)
+    full = since is None
+    stale = events if full else events.filter(date__gte=since)
+    whole = full and not RatingEvent.objects.exclude(system=system).exists()
+    with replacing(table=table, stale=stale, full=full, whole=whole):
+        return rows_insert(table=table, columns=EVENT_COLUMNS, rows=rows, encoded=event_encoders()[2])
 
 
 def _player_ratings_sync(system, ruleset, history: History, start_state, facts: Facts, *,

@@ -22,7 +22,7 @@ from django.db import connection
 from players.models import SPARE_ID, Club
 from ratings.engine import GameRecord, History
 from ratings.facts import Facts
-from ratings.history_writer import _copy_text, rows_insert
+from ratings.history_writer import copy_text, replacing, rows_insert
 from ratings.rulesets import Ruleset
 from tournaments.models import Standing, Tournament, TournamentOutcome
 from tournaments.scoring import average_rating, charter_failures_from_rows, performance_rating, standings_from_rows
@@ -40,24 +40,27 @@ _RATED_FIELDS = itemgetter(*(GameRecord._fields.index(name) for name in (
 _TOURNAMENT = itemgetter(GameRecord._fields.index("tournament"))
 
 
-def tournament_results_write(*, facts: Facts, history: History, system) -> dict[int, list[tuple]]:
+def tournament_results_write(*, facts: Facts, history: History, system, full: bool = False) -> dict[int, list[tuple]]:
     """Write the standings and outcomes of the tournaments of `facts`; return their placings
     {tournament: [(pool, rank, player, score, scored rounds)]} for the championship, so it need not read
-    back the rows just written."""
+    back the rows just written. `full`: facts hold every tournament of the system (a replay from scratch)."""
     ruleset = system.get_ruleset()
     tids = list(facts.info)
-    Standing.objects.filter(tournament_id__in=tids)._raw_delete(Standing.objects.db)
     TournamentOutcome.objects.filter(tournament_id__in=tids)._raw_delete(TournamentOutcome.objects.db)
     club_names = dict(Club.objects.values_list("id", "name"))
     standing_rows, outcome_rows = tournament_results_rows(
         facts=facts, history=history, ruleset=ruleset, club_names=club_names
     )
-    if connection.vendor == "postgresql":
-        # COPY text lines, made here: rows_insert's value-by-value encoding costs twice the standings.
-        rows_insert(table=Standing._meta.db_table, columns=STANDING_COLUMNS, rows=standing_lines(standing_rows),
-                    encoded=True)
-    else:
-        rows_insert(table=Standing._meta.db_table, columns=STANDING_COLUMNS, rows=standing_rows)
+    stale = Standing.objects.filter(tournament__system=system) if full else Standing.objects.filter(
+        tournament_id__in=tids)
+    whole = full and not Standing.objects.exclude(tournament__system=system).exists()
+    with replacing(table=Standing._meta.db_table, stale=stale, full=full, whole=whole):
+        if connection.vendor == "postgresql":
+            # COPY text lines, made here: rows_insert's value-by-value encoding costs twice the standings.
+            rows_insert(table=Standing._meta.db_table, columns=STANDING_COLUMNS,
+                        rows=standing_lines(standing_rows), encoded=True)
+        else:
+            rows_insert(table=Standing._meta.db_table, columns=STANDING_COLUMNS, rows=standing_rows)
     rows_insert(table=TournamentOutcome._meta.db_table, columns=OUTCOME_COLUMNS, rows=outcome_rows)
     Tournament.objects.filter(pk__in=tids, status=Tournament.RECEIVED).update(status=Tournament.RATED)
     counting = {row[0] for row in outcome_rows if row[-1]}
@@ -201,7 +204,7 @@ def _charter(info, pools, entrants: list[tuple], pool_of: dict[int, str]):
 
 def standing_lines(rows):
     """Standing rows (STANDING_COLUMNS) as PostgreSQL COPY text lines: exactly what rows_insert writes for the
-    tuples (ratings.history_writer._copy_text, value by value), one f-string a row.
+    tuples (ratings.history_writer.copy_text, value by value), one f-string a row.
 
     The columns' types are fixed: ints (never None or bool), floats, strings, and None only in rating_before,
     rating_after and performance."""
@@ -217,7 +220,7 @@ def standing_lines(rows):
 def _copy_str(text: str) -> str:
     # str.translate is slow on a long cross-table, and the text seldom has anything to escape.
     if "\\" in text or "\t" in text or "\n" in text or "\r" in text:
-        return _copy_text(text)
+        return copy_text(text)
     return text
 
 

@@ -23,7 +23,7 @@ from players.models import SPARE_ID, Club, Player
 from ratings.engine import Game, replay
 from ratings.engine import Tournament as EngineTournament
 from ratings.facts import TournamentInfo, facts_load
-from ratings.history_writer import _copy_text
+from ratings.history_writer import copy_text
 from ratings.models import RatingSystem
 from ratings.rulesets import get_ruleset
 from ratings.services import replay_from_scratch
@@ -126,7 +126,7 @@ def test_the_rows_of_a_synthetic_federation_equal_the_reference(system):
         or system != "adlg"
     assert any(row[4] != "[]" for row in outcomes)
     # On PostgreSQL the writer sends these rows as COPY lines it encodes itself: the text rows_insert would make.
-    assert list(standing_lines(standings)) == ["\t".join(map(_copy_text, row)) for row in standings]
+    assert list(standing_lines(standings)) == ["\t".join(map(copy_text, row)) for row in standings]
 
 
 def test_standing_lines_escape_and_null_as_rows_insert_does():
@@ -135,7 +135,7 @@ def test_standing_lines_escape_and_null_as_rows_insert_does():
         (7, "", 2, 102, 1.25, 10.5, 0, 0, 1, 1, 2, "head_to_head", 1000, 1012, 1234.5,
          '[{"round":1,"opponent":99,"result":"L\\u00e9","score":10,"opponent_score":81,"free":false}]'),
     ]
-    assert list(standing_lines(rows)) == ["\t".join(map(_copy_text, row)) for row in rows]
+    assert list(standing_lines(rows)) == ["\t".join(map(copy_text, row)) for row in rows]
 
 
 def test_small_tournaments_reaching_every_corner_equal_the_reference():
