@@ -11,6 +11,8 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import date
 
+from django.db import connection
+
 from championship.models import ChampionshipResult, ChampionshipTotal
 from championship.points import Result, international_ranking, round_points, tournament_points, year_totals
 from players.models import Player
@@ -80,7 +82,8 @@ def championship_refresh(*, system, since: date | None,
                 if was_counted != (key in counted):
                     flag_changes.append((rid, key in counted))
             else:
-                new_results.append((r.tournament, r.player, year, round_points(r.points), key in counted))
+                # r.points is already a whole number of cents: its two-decimal text is exact
+                new_results.append((r.tournament, r.player, year, f"{r.points:.2f}", key in counted))
         international = {row.player: row.rank for row in international_ranking(totals, results)}
         ordered = sorted(totals, key=lambda t: (-t.display, t.player))
         total_rows.extend(
@@ -91,13 +94,23 @@ def championship_refresh(*, system, since: date | None,
     full = since is None
     whole = full and not ChampionshipResult.objects.exclude(tournament__system=system).exists()
     with replacing(table=ChampionshipResult._meta.db_table, stale=stale, full=full, whole=whole):
-        rows_insert(table=ChampionshipResult._meta.db_table,
-                    columns=("tournament_id", "player_id", "year", "points", "counted"), rows=new_results)
+        rows_insert(table=ChampionshipResult._meta.db_table, columns=RESULT_COLUMNS, **_encoded(new_results))
     rows_update(table=ChampionshipResult._meta.db_table, key="id", columns=("counted",), rows=flag_changes)
     rows_insert(table=ChampionshipTotal._meta.db_table,
                 columns=("year", "player_id", "total", "results", "rank", "international", "international_rank",
                          "country_id"),
                 rows=total_rows)
+
+
+RESULT_COLUMNS = ("tournament_id", "player_id", "year", "points", "counted")
+
+
+def _encoded(rows: list[tuple]) -> dict:
+    """COPY text lines on PostgreSQL (a million results in a full replay), the tuples elsewhere."""
+    if connection.vendor != "postgresql":
+        return {"rows": rows}
+    return {"rows": (f"{t}\t{p}\t{y}\t{points}\t{'t' if counted else 'f'}" for t, p, y, points, counted in rows),
+            "encoded": True}
 
 
 def _stored_placings(tournament_ids) -> dict[int, list[Placing]]:
