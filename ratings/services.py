@@ -93,6 +93,10 @@ def _start_state_from_ratings(system: RatingSystem, since: date) -> dict[int, Pl
     generic query above reads every event before `since`: seconds on a long history, for an old correction.
     """
     table = RatingEvent._meta.db_table
+    # The first sequence number on or after `since`: bounding the probes by it (not by date) lets each one
+    # seek straight to the player's last event before the cut in the (player, system, seq) index.
+    cut = (RatingEvent.objects.filter(system=system, date__gte=since).order_by("date", "seq")
+           .values_list("seq", flat=True).first())
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT DISTINCT player_id FROM {table} WHERE system_id = %s AND date >= %s",  # noqa: S608
@@ -102,12 +106,12 @@ def _start_state_from_ratings(system: RatingSystem, since: date) -> dict[int, Pl
             f"""SELECT p.id, e.rating_after, e.games_before + CASE WHEN e.kind = 'game' THEN 1 ELSE 0 END, g.date
                 FROM unnest(%s::bigint[]) AS p(id)
                 JOIN LATERAL (SELECT rating_after, games_before, kind FROM {table}
-                              WHERE player_id = p.id AND system_id = %s AND date < %s
+                              WHERE player_id = p.id AND system_id = %s AND seq < %s
                               ORDER BY seq DESC LIMIT 1) e ON true
                 LEFT JOIN LATERAL (SELECT date FROM {table}
-                                   WHERE player_id = p.id AND system_id = %s AND date < %s AND kind = 'game'
+                                   WHERE player_id = p.id AND system_id = %s AND seq < %s AND kind = 'game'
                                    ORDER BY seq DESC LIMIT 1) g ON true""",  # noqa: S608
-            [touched, system.code, since, system.code, since])
+            [touched, system.code, cut, system.code, cut])
         before = cursor.fetchall()
     touched_set = set(touched)
     state = {
