@@ -1,6 +1,11 @@
 from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from players import permissions
 from players.admin_mixins import AuditedAdmin, DerivedAdmin
+from ratings.closing import YearCloseError, year_close
 from ratings.models import ClosedYear, PlayerRating, RatingCount, RatingEvent, RatingSystem, ReplayRequest
 
 
@@ -10,8 +15,42 @@ class RatingSystemAdmin(AuditedAdmin):
 
 
 @admin.register(ClosedYear)
-class ClosedYearAdmin(DerivedAdmin):
+class ClosedYearAdmin(admin.ModelAdmin):
+    """The board closes a year here (the yearly job does it on 31 December): the same service as
+    `close_year`, which records the year, audits it and replays from its last day. A closed year stays."""
+
     list_display = ["system", "year", "closed_at", "closed_by"]
+    fields = ["system", "year"]
+
+    def has_add_permission(self, request):
+        return permissions.can_close_year(request.user)
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        try:
+            year_close(year=obj.year, user=request.user, systems=[obj.system_id])
+        except YearCloseError as refused:
+            raise ValidationError(str(refused)) from refused
+        obj.pk = ClosedYear.objects.get(system_id=obj.system_id, year=obj.year).pk
+
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+
+        class CheckedForm(form):
+            def clean(self):
+                cleaned = super().clean()
+                year = cleaned.get("year")
+                if year is not None and year > timezone.localdate().year:
+                    raise ValidationError(_("%(year)s has not ended: a year can be closed from its 31 December on."),
+                                          params={"year": year})
+                return cleaned
+
+        return CheckedForm
 
 
 @admin.register(PlayerRating)

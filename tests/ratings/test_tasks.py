@@ -49,3 +49,21 @@ def test_close_year_task_closes_a_year_once():
     roster()
     assert tasks.close_year_task(2021) == ["adlg", "battle-empire"]
     assert tasks.close_year_task(2021) == []
+
+
+def test_the_board_closes_a_year_in_the_admin_and_history_replays(client, board):
+    from players.models import AuditEntry
+    from ratings.models import ClosedYear, PlayerRating, RatingEvent
+
+    roster()
+    client.force_login(board)
+    response = client.post("/admin/ratings/closedyear/add/", {"system": "adlg", "year": 2020})
+    assert response.status_code == 302
+    assert ClosedYear.objects.filter(system="adlg", year=2020, closed_by=board).exists()
+    assert RatingEvent.objects.filter(kind=RatingEvent.ADJUSTMENT, year=2020, player_id=101).exists()
+    assert PlayerRating.objects.get(player_id=101).rating == 1250  # 1350 from the old site, inactive in 2020
+    assert AuditEntry.objects.filter(action="close_year", user=board).exists()
+    again = client.post("/admin/ratings/closedyear/add/", {"system": "adlg", "year": 2020})
+    assert again.status_code == 200 and ClosedYear.objects.filter(year=2020).count() == 1
+    future = client.post("/admin/ratings/closedyear/add/", {"system": "adlg", "year": 2999})
+    assert future.status_code == 200 and b"has not ended" in future.content
