@@ -1,49 +1,14 @@
 """A referee sends a tournament's results with a real browser, from sign-in to the published standings.
 
-Debian's Chromium (/usr/bin/chromium) is driven through Playwright's sync API against pytest-django's live
-server; no browser is ever downloaded. Screenshots go to test-artifacts/screenshots/referee-*.png.
+The browser and the screenshots (test-artifacts/screenshots/referee-*.png) come from tests/browser/conftest.py.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
-import pytest
-
-# Playwright's sync API runs an event loop in this thread; the test's own ORM calls are still synchronous.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists() and os.environ.get("CI") != "true",
-                       reason="Debian's chromium is not installed (apt-get install chromium)"),
-]
-
-
-@pytest.fixture
-def browser_page():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        yield page
-        context.close()
-        browser.close()
-
-
-def shot(page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"referee-{name}.png"), full_page=True)
+SCREENSHOT_PREFIX = "referee"  # see tests/browser/conftest.py
 
 
 def sheet_file(tmp_path: Path, name: str, data: bytes) -> str:
@@ -52,7 +17,7 @@ def sheet_file(tmp_path: Path, name: str, data: bytes) -> str:
     return str(path)
 
 
-def test_a_referee_sends_corrects_confirms_and_sees_the_standings(live_server, browser_page, referee, tmp_path):
+def test_a_referee_sends_corrects_confirms_and_sees_the_standings(live_server, browser_page, shot, referee, tmp_path):
     from playwright.sync_api import expect
 
     from tests.referee.helpers import create_known_players, make_tournament, valid_sheet

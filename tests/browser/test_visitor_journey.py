@@ -1,50 +1,17 @@
 """A visitor finds a player, reads the chart, switches to French, filters the rating list and downloads it.
 
-Debian's Chromium (/usr/bin/chromium) is driven through Playwright's sync API against pytest-django's live
-server; no browser is ever downloaded. Screenshots of every page go to test-artifacts/screenshots/public-*.png.
+The browser and the screenshots (test-artifacts/screenshots/public-*.png) come from tests/browser/conftest.py.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import os
 from pathlib import Path
 
 import pytest
 
-# Playwright's sync API runs an event loop in this thread; the test's own ORM calls are still synchronous.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists() and os.environ.get("CI") != "true",
-                       reason="Debian's chromium is not installed (apt-get install chromium)"),
-]
-
-
-@pytest.fixture
-def browser_page():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB", accept_downloads=True)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        yield page
-        context.close()
-        browser.close()
-
-
-def shot(page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"public-{name}.png"), full_page=True)
+SCREENSHOT_PREFIX = "public"  # see tests/browser/conftest.py
 
 
 @pytest.fixture
@@ -62,7 +29,8 @@ def federation(transactional_db):
     return fed
 
 
-def test_a_visitor_finds_a_player_switches_to_french_and_downloads_the_list(live_server, browser_page, federation):
+def test_a_visitor_finds_a_player_switches_to_french_and_downloads_the_list(live_server, browser_page, shot,
+                                                                            federation):
     from playwright.sync_api import expect
 
     page = browser_page
