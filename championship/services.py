@@ -17,17 +17,16 @@ from championship.models import ChampionshipResult, ChampionshipTotal
 from championship.points import Result, international_ranking, round_points, tournament_points, year_totals
 from players.models import Player
 from ratings.history_writer import replacing, rows_insert, rows_update
-from tournaments.models import Standing, Tournament
+from tournaments.models import Tournament
 
 # (pool, rank, player, score, scored rounds) of one ranked player
 Placing = tuple[str, int, int, float, int]
 
 
-def championship_refresh(*, system, since: date | None,
-                         fresh: Mapping[int, Sequence[Placing]] | None = None) -> None:
+def championship_refresh(*, system, since: date | None, placings: Mapping[int, Sequence[Placing]]) -> None:
     """Rewrite the points of the tournaments ending on or after `since` and the totals of their years.
 
-    `fresh`: the placings of the tournaments the replay rewrote (read back from Standing when not given).
+    `placings`: those of the counting tournaments the replay has just rewritten (tournament_results_write).
     """
     if system.get_ruleset().code not in ("adlg-2018", "adlg-annex-a"):
         return  # the championship is L'Art de la Guerre's (charter App. 6)
@@ -41,7 +40,6 @@ def championship_refresh(*, system, since: date | None,
             "id", "end_date", "rounds", "worlds", "country_id")
     }
     replayed = {tid for tid, (end, *_) in info.items() if since is None or end >= since}
-    placings = fresh if fresh is not None else _stored_placings(replayed)
     by_year: dict[int, list[Result]] = defaultdict(list)
     for tid in replayed:
         end, rounds, worlds, country = info[tid]
@@ -111,13 +109,3 @@ def _encoded(rows: list[tuple]) -> dict:
         return {"rows": rows}
     return {"rows": (f"{t}\t{p}\t{y}\t{points}\t{'t' if counted else 'f'}" for t, p, y, points, counted in rows),
             "encoded": True}
-
-
-def _stored_placings(tournament_ids) -> dict[int, list[Placing]]:
-    placings: dict[int, list[Placing]] = defaultdict(list)
-    for tid, pool, rank, player, score, games in (
-        Standing.objects.filter(tournament_id__in=list(tournament_ids), player__excluded_at__isnull=True)
-        .values_list("tournament_id", "pool", "rank", "player_id", "score", "games").iterator(chunk_size=20000)
-    ):
-        placings[tid].append((pool, rank, player, score, games))
-    return placings

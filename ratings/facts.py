@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from django.db import connection
-from django.db.models import Min, Q
 
 from players.models import OpeningBalance, Player
 from ratings.engine import Game, Opening, Tournament
@@ -113,13 +112,3 @@ def _game_rows(system: RatingSystem, since: date | None) -> list[tuple]:
     if connection.vendor == "sqlite":
         rows = [(*row[:9], bool(row[9])) for row in rows]  # SQLite returns 0/1
     return rows
-
-
-def earliest_tournament_end(*, system: RatingSystem, player_id: int) -> date | None:
-    """The end date of the first tournament of `system` the player took part in (where their replay starts)."""
-    return (
-        TournamentRow.objects.filter(system=system)
-        .filter(Q(games__player_a_id=player_id) | Q(games__player_b_id=player_id)
-                | Q(registrations__player_id=player_id))
-        .aggregate(first=Min("end_date"))["first"]
-    )

@@ -214,7 +214,7 @@ def ratings_replay(*, system: RatingSystem, since: date | None = None) -> Replay
         system, facts, history, first_seq=last_seq + 1, start_games=start_games, **_row_makers()))
     _player_ratings_sync(system, ruleset, history, start_state, facts, stored_is_start=at_head)
     placings = tournament_results_write(system=system, facts=facts, history=history, full=since is None)
-    championship_refresh(system=system, since=since, fresh=placings)
+    championship_refresh(system=system, since=since, placings=placings)
     elapsed = time.perf_counter() - started
     summary = ReplaySummary(system.code, since, len(history.games), written, elapsed)
     logger.info("replayed %s since %s: %d games, %d events in %.2fs", system.code, since, summary.games,
