@@ -159,6 +159,8 @@ def sheet_import(*, sheet: Sheet, user=None) -> SheetOutcome:
                 replay_request=previous.replay_request, imported_at=previous.imported_at)
             return SheetOutcome(sheet=sheet, report=parsed.report, tournament_id=previous.tournament_id,
                                 new_players=dict(previous.new_players), unchanged=True)
+        # Checked again, now under the lock: since the upload was checked, another import may have added the
+        # same tournament or changed the players it names.
         parsed, report = sheet_check(data=data)
         if not report.ok:
             Sheet.objects.filter(pk=sheet.pk).update(
