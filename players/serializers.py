@@ -37,6 +37,12 @@ class _RankNames:
         return rank.name_fr if rank else obj.rank_code
 
 
+def _position_field() -> serializers.IntegerField:
+    """Set by ratings.positions.with_positions on the rows the view returns (one field instance per serializer)."""
+    return serializers.IntegerField(
+        read_only=True, help_text="Place in the system's whole list: one plus the players rated higher (ties share).")
+
+
 class PlayerRatingRowSerializer(_RankNames, serializers.ModelSerializer):
     """One row of a system's rating list."""
 
@@ -50,8 +56,7 @@ class PlayerRatingRowSerializer(_RankNames, serializers.ModelSerializer):
     rank = serializers.CharField(source="rank_code", help_text="Rank code (see /api/rulesets/).")
     rank_name_en = serializers.SerializerMethodField()
     rank_name_fr = serializers.SerializerMethodField()
-    position = serializers.IntegerField(
-        read_only=True, help_text="Place in the system's whole list: one plus the players rated higher (ties share).")
+    position = _position_field()
 
     class Meta:
         model = PlayerRating
@@ -73,8 +78,7 @@ class PlayerSystemRatingSerializer(_RankNames, serializers.ModelSerializer):
     rank_name_en = serializers.SerializerMethodField()
     rank_name_fr = serializers.SerializerMethodField()
     next_rank = serializers.SerializerMethodField()
-    position = serializers.IntegerField(
-        read_only=True, help_text="Place in the system's whole list: one plus the players rated higher (ties share).")
+    position = _position_field()
 
     class Meta:
         model = PlayerRating
