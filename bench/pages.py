@@ -36,13 +36,13 @@ django.setup()
 
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
-from django.db.models import Count  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from players.models import SPARE_ID, Club, Player, RetiredId  # noqa: E402
-from ratings.models import PlayerRating, RatingCount, RatingSystem  # noqa: E402
+from ratings.models import PlayerRating, RatingSystem  # noqa: E402
+from ratings.positions import rating_counts_recount  # noqa: E402
 from ratings.ranks import rank_for  # noqa: E402
 
 SYSTEM = "adlg"
@@ -97,13 +97,7 @@ def seed(players: int, rng: random.Random) -> None:
 
 
 def _rating_counts() -> None:
-    """The per-rating counts positions are read from, as the replay keeps them."""
-    RatingCount.objects.filter(system_id=SYSTEM).delete()
-    RatingCount.objects.bulk_create(
-        [RatingCount(system_id=SYSTEM, rating=value, players=n) for value, n in
-         PlayerRating.objects.filter(system_id=SYSTEM).values("rating").annotate(n=Count("id"))
-         .values_list("rating", "n")],
-        batch_size=2000)
+    rating_counts_recount(SYSTEM)
 
 
 def scenarios(rng: random.Random, total: int, requests: int) -> list[tuple[str, str]]:

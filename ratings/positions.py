@@ -39,3 +39,18 @@ def with_positions(rows: Iterable) -> list:
             tables[row.system_id] = Positions(row.system_id)
         row.position = tables[row.system_id].of(row.rating)
     return rows
+
+
+def rating_counts_recount(system_code: str) -> None:
+    """Rebuild RatingCount from PlayerRating, for ratings written outside the replay (test factories and the
+    page benchmark); the replay keeps the counts itself."""
+    from django.db.models import Count
+
+    from ratings.models import PlayerRating
+
+    RatingCount.objects.filter(system_id=system_code).delete()
+    RatingCount.objects.bulk_create(
+        [RatingCount(system_id=system_code, rating=value, players=n) for value, n in
+         PlayerRating.objects.filter(system_id=system_code).values("rating").annotate(n=Count("id"))
+         .values_list("rating", "n")],
+        batch_size=2000)

@@ -12,12 +12,11 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 
-from django.db.models import Count
-
 from championship.models import ChampionshipResult, ChampionshipTotal
 from players.models import Club, Country, Player, RetiredId
 from ratings.engine import game_change
-from ratings.models import PlayerRating, RatingCount, RatingEvent, RatingSystem
+from ratings.models import PlayerRating, RatingEvent, RatingSystem
+from ratings.positions import rating_counts_recount
 from ratings.ranks import rank_for
 from tournaments.models import Game, Registration, Standing, Tournament, TournamentOutcome
 
@@ -67,12 +66,7 @@ def rating(player: Player, *, system_code: str = "adlg", value: int = 1000, game
 
 def renumber_positions(system_code: str = "adlg") -> None:
     """The per-rating counts positions are read from, as the replay keeps them."""
-    RatingCount.objects.filter(system_id=system_code).delete()
-    RatingCount.objects.bulk_create([
-        RatingCount(system_id=system_code, rating=value, players=count)
-        for value, count in PlayerRating.objects.filter(system_id=system_code).values("rating")
-        .annotate(n=Count("id")).values_list("rating", "n")
-    ])
+    rating_counts_recount(system_code)
 
 
 def tournament(name: str = "Open de Paris", *, system_code: str = "adlg", start: date = date(2024, 3, 9),
