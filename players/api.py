@@ -18,7 +18,7 @@ from players.selectors import player_lookup
 from players.serializers import ErrorSerializer, PlayerDetailSerializer, PlayerRatingRowSerializer
 from ratings.models import PlayerRating, RatingEvent, RatingSystem
 from ratings.positions import with_positions
-from ratings.selectors import hidden_player_ids
+from ratings.rating_list import hidden_player_ids
 
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="Unknown query parameter or invalid filter value."),
@@ -56,7 +56,7 @@ class PlayerListView(PublicReadMixin, generics.ListAPIView):
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):  # schema generation (also a system check): no database
             return PlayerRating.objects.none()
-        # The hidden players by a short list of IDs rather than a join (see ratings.selectors.hidden_player_ids).
+        # The hidden players by a short list of IDs rather than a join (see ratings.rating_list.hidden_player_ids).
         return (PlayerRating.objects.exclude(player_id__in=hidden_player_ids())
                 .select_related("player__club", "player__country"))
 

@@ -20,7 +20,7 @@ from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError, ValidationError
 
 from ratings.models import PlayerRating, RatingSystem
-from ratings.selectors import player_search_q
+from ratings.rating_list import player_search_q
 
 
 class UnknownQueryParameter(APIException):

@@ -9,6 +9,7 @@ position
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Iterable
 
 from ratings.models import RatingCount
@@ -21,6 +22,7 @@ class Positions:
         counts = list(RatingCount.objects.filter(system_id=system_code).order_by("rating")
                       .values_list("rating", "players"))
         self._ratings = [rating for rating, _ in counts]
+        self._counts = [players for _, players in counts]
         # _higher[i]: players rated above every rating before index i, i.e. the sum of counts from i on.
         self._higher = [0] * (len(counts) + 1)
         for index in range(len(counts) - 1, -1, -1):
@@ -29,11 +31,31 @@ class Positions:
     def of(self, rating: int) -> int:
         return self._higher[bisect_right(self._ratings, rating)] + 1
 
+    @property
+    def total(self) -> int:
+        """Every listed player of the system."""
+        return self._higher[0]
 
-def with_positions(rows: Iterable) -> list:
-    """Set `.position` on PlayerRating rows (any mix of systems): one query per system present."""
+    def rating_at(self, offset: int, *, skipped: Iterable[int] = ()) -> tuple[int, int] | None:
+        """Where row `offset` (from 0) of the list, best first, stands: (its rating, how many rows of that
+        rating come before it), leaving out one row per value of `skipped` (the ratings of rows not shown).
+        None past the end. A rating list's page seeks there instead of walking every row above it."""
+        left_out = Counter(skipped)
+        seen = 0
+        for index in range(len(self._ratings) - 1, -1, -1):
+            rating = self._ratings[index]
+            here = self._counts[index] - left_out[rating]
+            if seen + here > offset:
+                return rating, offset - seen
+            seen += here
+        return None
+
+
+def with_positions(rows: Iterable, *, known: dict[str, Positions] | None = None) -> list:
+    """Set `.position` on PlayerRating rows (any mix of systems): one query per system present, none for the
+    systems whose Positions are `known` already."""
     rows = list(rows)
-    tables: dict[str, Positions] = {}
+    tables: dict[str, Positions] = dict(known or {})
     for row in rows:
         if row.system_id not in tables:
             tables[row.system_id] = Positions(row.system_id)

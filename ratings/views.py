@@ -7,7 +7,6 @@ import io
 from datetime import date
 
 from django import forms
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils.html import escape
@@ -16,6 +15,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from ratings.models import RatingSystem
+from ratings.rating_list import RatingListPaginator, rating_list, rating_rows
 from ratings.rulesets import RULESETS, Ruleset
 from ratings.selectors import (
     clubs_with_players,
@@ -24,8 +24,6 @@ from ratings.selectors import (
     game_calculation,
     language_is_french,
     rank_name,
-    rating_list,
-    rating_rows,
     rating_systems,
     ruleset_ranks,
 )
@@ -115,8 +113,9 @@ def rating_list_view(request, system: str):
     current = _system_or_404(system, systems)
     form, filters = _list_form(request, current)
     listing = rating_list(system=current, **filters)
-    page = Paginator(listing, PAGE_SIZE).get_page(request.GET.get("page"))
-    rows = rating_rows(list(page.object_list), system=current, by_player=listing.by_player)
+    page = RatingListPaginator(listing, PAGE_SIZE).get_page(request.GET.get("page"))
+    rows = rating_rows(list(page.object_list), system=current, by_player=listing.by_player,
+                       positions=listing.positions)
     _decorate(rows, current.get_ruleset(), get_language())
     query = request.GET.copy()
     query.pop("page", None)
@@ -147,7 +146,8 @@ def _export_rows(request, system: str):
         listing = rating_list(system=current, **filters)
         keys = listing[:]
         for start in range(0, len(keys), EXPORT_CHUNK):
-            for row in rating_rows(keys[start:start + EXPORT_CHUNK], system=current, by_player=listing.by_player):
+            for row in rating_rows(keys[start:start + EXPORT_CHUNK], system=current, by_player=listing.by_player,
+                                   positions=listing.positions):
                 player = row.player
                 yield [row.position, player.id, player.last_name, player.first_name,
                        player.club.name if player.club else "", player.country_id or "", row.rating,
