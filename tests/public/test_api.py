@@ -242,3 +242,9 @@ def test_api_docs_page_in_french(french_visitor, db):
 def test_api_answers_a_malformed_id_in_json(client, db):
     response = client.get("/api/players/abc/")
     assert response.status_code == 404 and response["Content-Type"] == "application/json"
+
+
+def test_api_answers_a_path_with_an_encoded_newline_in_json(client, db):
+    # Found by schemathesis: '.' in the catch-all route did not match the newline, so Django's HTML 404 answered.
+    response = client.get("/api/tournaments/%2C1%C3%BF%0A/")
+    assert response.status_code == 404 and response["Content-Type"] == "application/json"
