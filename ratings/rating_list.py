@@ -17,7 +17,9 @@ How a page is read, for speed on 100,000 players (bench/pages.py):
   for the positions), not by a scan; sorted by rating, a deep page seeks to its first rating through the same
   counts instead of walking every row above it (OFFSET);
 - the player's country and club are on the rating row (copied by the database): every filter but a search
-  runs along an index of the rating rows, without joining the players.
+  runs along an index of the rating rows, without joining the players;
+- a search reads every key it matches, in order, in one query: the name scan (trigram indexes on PostgreSQL)
+  runs once a page, and the count and the page are cut from that list.
 """
 
 from __future__ import annotations
@@ -35,8 +37,8 @@ from ratings.ranks import rank_by_code
 from ratings.rulesets import Ruleset
 
 ACTIVE_DAYS = 365
-# A search matching at most this many players is passed on as a list of IDs (one name scan per page).
-SEARCH_LIST_LIMIT = 1000
+# A search reads all its keys in order in one query (one name scan per page) when they are at most this many.
+SEARCH_KEYS_LIMIT = 10000
 
 # Sort keys of the rating list -> ORDER BY. Each ends with a unique column so pages never overlap.
 SORTS: dict[str, tuple[str, ...]] = {
@@ -78,8 +80,10 @@ class RatingListQuery:
     by_player: bool
     whole: bool  # no filter: every row of the system
     by_rating: bool  # sorted best first
+    searched: bool = False  # a search: the keys are read all at once (when few enough)
     positions: Positions = field(init=False)
     _hidden_ratings: list[int] | None = field(default=None, init=False)
+    _keys: list[int] | None = field(default=None, init=False)
 
     def __post_init__(self):
         self.positions = Positions(self.system_code)
@@ -98,9 +102,20 @@ class RatingListQuery:
             ) if self.hidden else []
         return self._hidden_ratings
 
+    def _searched_keys(self) -> list[int] | None:
+        """Every key of a search, in order, or None when it matches too many players (or is no search)."""
+        if not self.searched:
+            return None
+        if self._keys is None:
+            self._keys = self[:SEARCH_KEYS_LIMIT + 1]
+        return self._keys if len(self._keys) <= SEARCH_KEYS_LIMIT else None
+
     def count(self) -> int:
         if self.whole:
             return self.positions.total - len(self.hidden_ratings())
+        keys = self._searched_keys()
+        if keys is not None:
+            return len(keys)
         return self._visible(self.listed).count()
 
     def __len__(self) -> int:
@@ -113,6 +128,9 @@ class RatingListQuery:
         """The keys of rows [start, stop)."""
         if self.whole and self.by_rating:
             return self._seek(start, stop)
+        keys = self._searched_keys()
+        if keys is not None:
+            return keys[start:stop]
         return self[start:stop]
 
     def _seek(self, start: int, stop: int) -> list[int]:
@@ -149,7 +167,7 @@ def rating_list(
     the page's rows with `rating_rows(keys, system=…, by_player=query.by_player, positions=query.positions)`.
 
     Queries for a page: the hidden IDs, the per-rating counts, the count (of a filtered list) or the ratings
-    of hidden players (of the whole list), the page's keys; one more to find the players matching a search.
+    of hidden players (of the whole list), the page's keys; a search reads its keys and count in one query.
     """
     system_code = system if isinstance(system, str) else system.code
     own = Q(system_id=system_code)  # conditions on the rating row (it carries the player's country and club)
@@ -165,21 +183,17 @@ def rating_list(
     if search:
         player_q &= player_search_q(search)
     players = Player.objects.filter(player_q)
-    player_ids = players.values("id")
-    if search:
-        found = list(players.order_by().values_list("id", flat=True)[:SEARCH_LIST_LIMIT + 1])
-        if len(found) <= SEARCH_LIST_LIMIT:
-            player_ids, players = found, Player.objects.filter(pk__in=found)
     listed = PlayerRating.objects.filter(own)
     if player_q:
-        listed = listed.filter(player_id__in=player_ids)
+        listed = listed.filter(player_id__in=players.values("id"))
     hidden = hidden_player_ids()
     whole = not (rank or active or country or club or player_q)
     if sort == "name":
         # Walk the players' name index and keep those with a row in the list: the first pages cost nothing.
         rated = PlayerRating.objects.filter(own, player_id=OuterRef("pk"))
         ordered = players.filter(Exists(rated)).order_by("last_name", "first_name", "id").values_list("id", flat=True)
-        return RatingListQuery(system_code, listed, ordered, hidden, by_player=True, whole=whole, by_rating=False)
+        return RatingListQuery(system_code, listed, ordered, hidden, by_player=True, whole=whole, by_rating=False,
+                               searched=bool(search))
     in_range = listed
     if rank and isinstance(system, RatingSystem):
         # The ratings a holder of the rank can have: the page walks that stretch of the rating index only.
@@ -189,7 +203,7 @@ def rating_list(
     sort = sort if sort in SORTS else "rating"
     ordered = in_range.order_by(*SORTS[sort]).values_list("pk", flat=True)
     return RatingListQuery(system_code, listed, ordered, hidden, by_player=False, whole=whole,
-                           by_rating=sort == "rating")
+                           by_rating=sort == "rating", searched=bool(search))
 
 
 def rank_rating_bounds(ruleset: Ruleset, code: str) -> tuple[int | None, int | None]:

@@ -127,15 +127,18 @@ def test_rating_list_paginates_in_pages_of_fifty(visitor, db):
     assert visitor.get(URL, {"page": 99}).status_code == 200  # a page past the end shows the last one
 
 
-def test_rating_list_pages_match_a_plain_ordering_with_ties_and_hidden_players(db):
+@pytest.mark.parametrize("keys_limit", [10000, 7])  # a search reads all its keys, or pages like a filter
+def test_rating_list_pages_match_a_plain_ordering_with_ties_and_hidden_players(db, monkeypatch, keys_limit):
     # The whole list is counted and its pages sought through the per-rating counts, a filtered one on the
     # rating rows' copy of the players' country: every page of every sort, with and without a filter, must be
     # exactly the plain ordering's slice.
     import random
 
+    from ratings import rating_list as module
     from ratings.models import PlayerRating
     from ratings.rating_list import RatingListPaginator, rating_list
 
+    monkeypatch.setattr(module, "SEARCH_KEYS_LIMIT", keys_limit)
     rng = random.Random(5)
     for i in range(130):
         excluded = i % 17 == 0
@@ -152,9 +155,10 @@ def test_rating_list_pages_match_a_plain_ordering_with_ties_and_hidden_players(d
         "name": lambda r: (r.player.last_name, r.player.first_name, r.player_id),
     }
     for sort, key in keys.items():
-        for country in (None, "BE"):
-            expected = sorted((r for r in shown if country is None or r.player.country_id == country), key=key)
-            listing = rating_list(system="adlg", sort=sort, country=country)
+        for country, search in ((None, None), ("BE", None), (None, "P1"), ("BE", "P0")):
+            expected = sorted((r for r in shown if (country is None or r.player.country_id == country)
+                               and (search is None or search in r.player.last_name)), key=key)
+            listing = rating_list(system="adlg", sort=sort, country=country, search=search)
             for number in range(1, 6):
                 page = RatingListPaginator(listing, 20).get_page(number)
                 wanted = expected[(page.number - 1) * 20:page.number * 20]
@@ -214,16 +218,24 @@ def test_rating_list_takes_the_same_queries_whatever_its_size(visitor, db, djang
     for i in range(size):
         rated(f"Player{i}", 900 + i, club=clubs[i], excluded=(i == 0))
     f.renumber_positions()
-    # systems, countries, clubs, hidden IDs, rating counts, count, page keys, page rows
+    # systems, countries and clubs offered (then cached), hidden IDs, rating counts, count, page keys, page rows
     with django_assert_num_queries(8):
         assert visitor.get(URL, {"country": "FR", "sort": "rating"}).status_code == 200
     # the whole list is counted from the rating counts, less the hidden players' rows
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(6):
         assert visitor.get(URL, {"sort": "name", "page": 1}).status_code == 200
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(6):
         assert visitor.get(URL, {"page": 1}).status_code == 200
-    with django_assert_num_queries(9):  # and the players matching the search, found once
+    with django_assert_num_queries(5):  # a search: its keys, in order, and so its count, in one query
         assert visitor.get(URL, {"q": "Player"}).status_code == 200
+
+
+def test_rating_list_offers_a_new_club_at_once(visitor, db):
+    rated("Dupont", 1000, club=f.club("Les Aigles", "FR"))
+    assert "Les Aigles" in text(visitor.get(URL))  # the filters offered are now cached
+    rated("Martin", 1000, country="BE", club=f.club("Lions de Gand", "BE"))
+    page = text(visitor.get(URL))
+    assert "Lions de Gand" in page and "Belgium" in page
 
 
 @pytest.mark.parametrize("code", sorted(RULESETS))
