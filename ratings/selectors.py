@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Exists, OuterRef, QuerySet
 
 from players.models import SPARE_ID, Club, Country, Player
@@ -51,6 +53,37 @@ def top_ratings(*, systems: list[RatingSystem], limit: int = 10) -> dict[str, li
                 .select_related("player__club", "player__country").order_by(*SORTS["rating"]))
         best[system.code] = with_positions(rows[:limit])
     return best
+
+
+FILTER_CHOICES_SECONDS = 300
+
+
+def _filter_choices_key(language: str) -> str:
+    return f"rating-list-choices:{language}"
+
+
+def filter_choices(language: str) -> dict[str, list[tuple]]:
+    """The countries and clubs the rating list offers as filters, (value, label) in the page's language.
+
+    Read on every page of the list, changed a few times a season: cached, and forgotten whenever a player or
+    a club is saved or deleted (ratings.apps). A bulk update, which sends no signal, shows within
+    FILTER_CHOICES_SECONDS."""
+    key = _filter_choices_key(language)
+    choices = cache.get(key)
+    if choices is None:
+        french = language_is_french(language)
+        choices = {
+            "country": sorted(((code, (french and name_fr) or name) for code, name, name_fr in
+                               countries_with_players().values_list("code", "name", "name_fr")), key=lambda c: c[1]),
+            "club": list(clubs_with_players().order_by("name").values_list("pk", "name")),
+        }
+        cache.set(key, choices, FILTER_CHOICES_SECONDS)
+    return choices
+
+
+def filter_choices_forget(**_) -> None:
+    """Signal receiver: a player or a club changed, the filters offered may have too."""
+    cache.delete_many([_filter_choices_key(code) for code, _ in settings.LANGUAGES])
 
 
 def countries_with_players() -> QuerySet[Country]:

@@ -9,6 +9,8 @@ from datetime import date
 from django import forms
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.dates import MONTHS_3
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy
@@ -18,11 +20,9 @@ from ratings.models import RatingSystem
 from ratings.rating_list import RatingListPaginator, rating_list, rating_rows
 from ratings.rulesets import RULESETS, Ruleset
 from ratings.selectors import (
-    clubs_with_players,
-    countries_with_players,
     country_name,
+    filter_choices,
     game_calculation,
-    language_is_french,
     rank_name,
     rating_systems,
     ruleset_ranks,
@@ -49,11 +49,9 @@ class RatingListForm(forms.Form):
     def __init__(self, data, *, ruleset: Ruleset, language: str):
         super().__init__(data, label_suffix="")
         everyone = [("", _("all"))]
-        french = language_is_french(language)
-        countries = countries_with_players().values_list("code", "name", "name_fr")
-        self.fields["country"].choices = everyone + sorted(
-            ((code, (french and name_fr) or name) for code, name, name_fr in countries), key=lambda c: c[1])
-        self.fields["club"].choices = everyone + list(clubs_with_players().order_by("name").values_list("pk", "name"))
+        choices = filter_choices(language)
+        self.fields["country"].choices = everyone + choices["country"]
+        self.fields["club"].choices = everyone + choices["club"]
         self.fields["rank"].choices = everyone + [(r.code, rank_name(r, language)) for r in ruleset_ranks(ruleset)]
 
     def filters(self) -> dict:
@@ -94,11 +92,16 @@ def _list_form(request, system: RatingSystem) -> tuple[RatingListForm, dict]:
 
 
 def _decorate(rows, ruleset: Ruleset, language: str) -> None:
-    """Rank and country names in the page's language, looked up once per page (no query)."""
+    """Rank and country names in the page's language, the player's link and the last game's date, made once
+    per page: the template's own {% url %} and |date cost more than the rest of a row together."""
     names = {r.code: rank_name(r, language) for r in ruleset_ranks(ruleset)}
+    months = [""] + [str(MONTHS_3[month]).title() for month in range(1, 13)]  # as Django's date format "M"
     for row in rows:
         row.rank_name = names.get(row.rank_code, row.rank_code)
         row.country_name = country_name(row.player.country, language)
+        row.url = reverse("player_detail", args=[row.player_id])
+        played = row.last_played
+        row.last_played_text = f"{played.day} {months[played.month]} {played.year}" if played else "—"
 
 
 def ratings_index(request):

@@ -87,3 +87,13 @@ def other_referee(django_user_model):
 def player_user(django_user_model):
     """A player with an account linked to a federation ID (the link is made by the test that needs it)."""
     return django_user_model.objects.create_user("player", password="player-pass-123")
+
+
+@pytest.fixture(autouse=True)
+def _no_cached_filter_choices():
+    """Each test starts without the rating list's cached filters: a rolled-back test's clubs must not live on.
+    (Not cache.clear(): on CI's second pass the cache is the Redis database the worker's broker uses.)"""
+    from ratings.selectors import filter_choices_forget
+
+    filter_choices_forget()
+    yield
