@@ -148,3 +148,27 @@ def test_a_full_replay_on_postgresql_leaves_the_history_indexes_as_they_were():
     assert {"event_player_history", "event_system_date", "event_tournament"} <= {name for name, _ in before}
     _scratch_equals_stored()
     assert indexes() == before
+
+
+def test_many_new_current_ratings_are_written_with_their_indexes_rebuilt(monkeypatch):
+    # Past BULK_RATINGS new rows (a first replay) the list's indexes are rebuilt, not maintained: the rows,
+    # the country copied onto them and the indexes must come out as they were.
+    from django.db import connection
+
+    from ratings import services
+
+    roster()
+    imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
+    stored = derived_state()
+    countries = dict(PlayerRating.objects.values_list("player_id", "country_id"))
+    table = PlayerRating._meta.db_table
+    with connection.cursor() as cursor:
+        indexes = sorted(index for index in connection.introspection.get_constraints(cursor, table))
+    PlayerRating.objects.all().delete()
+    monkeypatch.setattr(services, "BULK_RATINGS", 0)
+    replay_from_scratch(system=RatingSystem.objects.get(code="adlg"))
+    assert derived_state() == stored
+    assert dict(PlayerRating.objects.values_list("player_id", "country_id")) == countries
+    assert any(countries.values())
+    with connection.cursor() as cursor:
+        assert sorted(connection.introspection.get_constraints(cursor, table)) == indexes
