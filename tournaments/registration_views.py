@@ -7,13 +7,14 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
 from players import permissions
 from players.models import Club, Country, Sanction
 from ratings.models import RatingSystem
+from ratings.selectors import country_name, language_is_french
 from tournaments.registration import RegistrationRefused, registration_message, tournament_register
 
 FORMAT_CHOICES = [
@@ -65,6 +66,11 @@ class RegistrationForm(forms.Form):
 
     def __init__(self, *args, board: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        language = get_language()
+        countries = self.fields["country"]
+        countries.label_from_instance = lambda country: country_name(country, language)  # in the page's language
+        if language_is_french(language):
+            countries.queryset = Country.objects.order_by("name_fr", "name")
         if not board:  # only the board approves exceptions; the fields are not even offered to a referee
             del self.fields["exception_approved"]
             del self.fields["exception_reason"]

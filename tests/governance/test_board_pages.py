@@ -119,6 +119,20 @@ def test_it_approves_an_exception_from_the_page(board_client, referee):
     assert AuditEntry.objects.filter(action="tournament_exception", object_id=str(late.pk)).exists()
 
 
+def test_the_exception_page_says_when_no_announcement_date_is_recorded(board_client, referee):
+    undated = make_tournament("Sans date", start=timezone.localdate() + timedelta(days=10), referees=[referee],
+                              announced_on=None)
+    page = board_client.get(reverse("board:tournament_exception", args=[undated.pk])).content.decode()
+    assert "No announcement date recorded" in page and "Announced on ," not in page
+
+
+def test_the_merge_confirmation_heads_each_record_in_french_with_its_space(board_client):
+    keep, duplicate = make_player("Dupont"), make_player("Dupond")
+    page = board_client.get(reverse("board:merge"), {"keep": keep.pk, "duplicate": duplicate.pk},
+                            HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert f"Conservée : {keep.full_name} ({keep.pk})" in page
+
+
 def test_it_lists_tournaments_for_the_board(board_client, tournament):
     page = board_client.get(reverse("board:tournaments"), {"q": "référé"}).content.decode()
     assert tournament.name in page

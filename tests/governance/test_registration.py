@@ -249,3 +249,12 @@ def test_my_tournaments_lists_mine_only(client, organiser, tournament, other_tou
     page = client.get(reverse("board:my_tournaments")).content.decode()
     assert tournament.name in page and other_tournament.name not in page
     assert reverse("board:tournament_cards", args=[tournament.pk]) in page
+
+
+@pytest.mark.django_db
+def test_the_registration_form_names_countries_in_the_pages_language(client, organiser):
+    client.force_login(organiser)
+    english = client.get(reverse("board:tournament_register")).content.decode()
+    french = client.get(reverse("board:tournament_register"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert ">Germany</option>" in english and ">Allemagne</option>" in french
+    assert french.index(">Allemagne</option>") < french.index(">Belgique</option>")
