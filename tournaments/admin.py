@@ -2,7 +2,45 @@ from django.contrib import admin
 
 from players import admin_actions
 from players.admin_mixins import AuditedAdmin, DerivedAdmin
+from ratings.requests import replay_request
 from tournaments.models import Game, Registration, Sheet, Standing, Tournament
+
+
+class RatedFactAdmin(AuditedAdmin):
+    """Facts the ratings are derived from: a change or a deletion through the admin requests the replay of the
+    tournaments it touches (before and after the change) from the earliest of their ends, as an import does."""
+
+    @staticmethod
+    def _tournaments_of(obj) -> list[Tournament]:
+        return [obj] if isinstance(obj, Tournament) else [obj.tournament]
+
+    def _stored(self, obj) -> list[Tournament]:
+        stored = type(obj).objects.filter(pk=obj.pk).first() if obj.pk is not None else None
+        return self._tournaments_of(stored) if stored is not None else []
+
+    @staticmethod
+    def _replay(tournaments: list[Tournament], why: str) -> None:
+        since: dict[str, object] = {}
+        for t in tournaments:
+            if t.status != Tournament.REGISTERED:  # announced only: nothing rated yet
+                since[t.system_id] = min(since.get(t.system_id, t.end_date), t.end_date)
+        for system_id, date in since.items():
+            replay_request(system=system_id, since=date, reason=why)
+
+    def save_model(self, request, obj, form, change):
+        before = self._stored(obj) if change else []
+        super().save_model(request, obj, form, change)
+        self._replay(before + self._tournaments_of(obj), f"{obj._meta.verbose_name} changed in the admin")
+
+    def delete_model(self, request, obj):
+        touched = self._tournaments_of(obj)
+        super().delete_model(request, obj)
+        self._replay(touched, f"{obj._meta.verbose_name} deleted in the admin")
+
+    def delete_queryset(self, request, queryset):
+        touched = [t for obj in queryset for t in self._tournaments_of(obj)]
+        super().delete_queryset(request, queryset)
+        self._replay(touched, f"{queryset.model._meta.verbose_name_plural} deleted in the admin")
 
 
 class RegistrationInline(admin.TabularInline):
@@ -12,7 +50,7 @@ class RegistrationInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(AuditedAdmin):
+class TournamentAdmin(RatedFactAdmin):
     list_display = ["id", "name", "system", "start_date", "end_date", "city", "country", "status", "official",
                     "worlds", "counts_override"]
     list_filter = ["system", "status", "official", "worlds", "country"]
@@ -27,7 +65,7 @@ class TournamentAdmin(AuditedAdmin):
 
 
 @admin.register(Game)
-class GameAdmin(AuditedAdmin):
+class GameAdmin(RatedFactAdmin):
     list_display = ["id", "tournament", "round", "table", "player_a", "player_b", "result", "a_losses", "b_losses",
                     "free"]
     list_filter = ["result", "free"]
@@ -37,7 +75,7 @@ class GameAdmin(AuditedAdmin):
 
 
 @admin.register(Registration)
-class RegistrationAdmin(AuditedAdmin):
+class RegistrationAdmin(RatedFactAdmin):
     list_display = ["tournament", "player", "pool", "penalty", "penalty_reason"]
     search_fields = ["tournament__name", "player__last_name"]
     autocomplete_fields = ["tournament", "player", "club"]
