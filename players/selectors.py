@@ -217,8 +217,8 @@ def _section(system: RatingSystem, rating: PlayerRating | None, events: list[Rat
         letter = result_letter(event.score)
         section.games.append(GameRow(event=event, system=system, letter=letter,
                                      opponent_public=is_public(event.opponent)))
-        if event.tournament_id is None:
-            continue
+        if event.tournament is None:
+            continue  # an adjustment, or a tournament deleted a moment ago (the replay it requested removes these)
         row = by_tournament.get(event.tournament_id)
         if row is None:
             row = by_tournament[event.tournament_id] = TournamentRow(

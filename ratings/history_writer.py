@@ -9,31 +9,35 @@ from datetime import date
 from django.db import connection
 from psycopg.copy import QueuedLibpqWriter
 
+_NULL = "\\N"  # COPY text's NULL
 EVENT_COLUMNS = (
     "system_id", "player_id", "seq", "kind", "date", "tournament_id", "game_id", "opponent_id", "year",
     "rating_before", "rating_after", "change", "games_before", "opponent_rating", "k", "expected", "score",
+    "last_played_before",
 )
 
 
-def _game_event_tuple(code, player, seq, end, tid, gid, opponent, before, change, games, opponent_rating, k, p, s):
+def _game_event_tuple(code, player, seq, end, tid, gid, opponent, before, change, games, opponent_rating, k, p, s,
+                      played):
     return (code, player, seq, "game", end, tid, gid, opponent, None, before, before + change, change, games,
-            opponent_rating, k, p, s)
+            opponent_rating, k, p, s, played)
 
 
-def _game_event_line(code, player, seq, end, tid, gid, opponent, before, change, games, opponent_rating, k, p, s):
+def _game_event_line(code, player, seq, end, tid, gid, opponent, before, change, games, opponent_rating, k, p, s,
+                     played):
     # The history's two million rows go straight to COPY text: no tuple, no value-by-value adaptation.
     return (f"{code}\t{player}\t{seq}\tgame\t{end}\t{tid}\t{gid}\t{opponent}\t\\N\t{before}\t{before + change}"
-            f"\t{change}\t{games}\t{opponent_rating}\t{k}\t{p!r}\t{s!r}")
+            f"\t{change}\t{games}\t{opponent_rating}\t{k}\t{p!r}\t{s!r}\t{played or _NULL}")
 
 
-def _adjustment_event_tuple(code, player, seq, year, before, after, games):
+def _adjustment_event_tuple(code, player, seq, year, before, after, games, played):
     return (code, player, seq, "adjustment", date(year, 12, 31), None, None, None, year, before, after,
-            after - before, games, None, None, None, None)
+            after - before, games, None, None, None, None, played)
 
 
-def _adjustment_event_line(code, player, seq, year, before, after, games):
+def _adjustment_event_line(code, player, seq, year, before, after, games, played):
     return (f"{code}\t{player}\t{seq}\tadjustment\t{year}-12-31\t\\N\t\\N\t\\N\t{year}\t{before}\t{after}"
-            f"\t{after - before}\t{games}\t\\N\t\\N\t\\N\t\\N")
+            f"\t{after - before}\t{games}\t\\N\t\\N\t\\N\t\\N\t{played or _NULL}")
 
 
 def event_encoders():

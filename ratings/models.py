@@ -68,8 +68,9 @@ class RatingEvent(models.Model):
     writer and rewrites them in bulk from facts it has just read, and PostgreSQL's deferred constraint
     triggers would otherwise cost more than writing the history itself. Django still cascades deletions.
     Only the indexes the pages and the replay read are kept: every extra index slows the history's COPY.
-    A game or an opponent cannot disappear without a replay of what follows (games are deleted only by a
-    correction, which first removes its tournament's events; a player with games cannot be deleted).
+    Only the replay removes events: a correction or a deleted tournament leaves its events in place until the
+    replay it requests rewrites everything from its date (each event records its player's state before it,
+    which is where a replay from that date starts). A player with games cannot be deleted.
     """
 
     GAME = "game"
@@ -83,7 +84,8 @@ class RatingEvent(models.Model):
     seq = models.BigIntegerField(_("order in history"))
     kind = models.CharField(max_length=10, choices=KIND_CHOICES)
     date = models.DateField(_("date"))
-    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE, db_constraint=False,
+    # DO_NOTHING: only the replay removes events (a deleted tournament's events go with the replay it requests).
+    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.DO_NOTHING, db_constraint=False,
                                    db_index=False, null=True, blank=True, related_name="+")
     game = models.ForeignKey("tournaments.Game", on_delete=models.DO_NOTHING, db_constraint=False, db_index=False,
                              null=True, blank=True, related_name="+")
@@ -98,6 +100,9 @@ class RatingEvent(models.Model):
     k = models.PositiveSmallIntegerField("K", null=True, blank=True)
     expected = models.FloatField(_("expected score"), null=True, blank=True)
     score = models.FloatField(_("result value"), null=True, blank=True)
+    # With rating_before and games_before, the player's whole state before the event: a replay from a date
+    # starts from each player's first event on or after it, read in one pass (ratings.services._start_state).
+    last_played_before = models.DateField(_("last rated game before"), null=True, blank=True)
 
     class Meta:
         ordering = ["system", "player", "seq"]

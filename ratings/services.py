@@ -63,31 +63,7 @@ def _start_state(system: RatingSystem, since: date) -> tuple[dict[int, PlayerSta
         # A tournament at the head of history (the usual case): the current ratings are that state.
         rows = PlayerRating.objects.filter(system=system).values_list("player_id", "rating", "games", "last_played")
         return {player: PlayerState(rating, games, last) for player, rating, games, last in rows}, last_seq, True
-    if connection.vendor == "postgresql":
-        return _start_state_from_ratings(system, since), _last_seq_before(system, since), False
-    table = RatingEvent._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"""SELECT e.player_id, e.rating_after,
-                       e.games_before + CASE WHEN e.kind = 'game' THEN 1 ELSE 0 END
-                FROM {table} e
-                JOIN (SELECT player_id, MAX(seq) AS seq FROM {table}
-                      WHERE system_id = %s AND date < %s GROUP BY player_id) last
-                  ON last.player_id = e.player_id AND last.seq = e.seq
-                WHERE e.system_id = %s""",  # noqa: S608 - table name from the model, values bound
-            [system.code, since, system.code],
-        )
-        latest = cursor.fetchall()
-        cursor.execute(
-            f"""SELECT player_id, MAX(date) FROM {table}
-                WHERE system_id = %s AND date < %s AND kind = 'game' GROUP BY player_id""",  # noqa: S608
-            [system.code, since],
-        )
-        last_played = dict(cursor.fetchall())
-    state = {
-        player: PlayerState(rating, games, _as_date(last_played.get(player))) for player, rating, games in latest
-    }
-    return state, _last_seq_before(system, since), False
+    return _start_state_from_cut(system, since), _last_seq_before(system, since), False
 
 
 def _last_seq_before(system: RatingSystem, since: date) -> int:
@@ -96,41 +72,29 @@ def _last_seq_before(system: RatingSystem, since: date) -> int:
     return last or 0
 
 
-def _start_state_from_ratings(system: RatingSystem, since: date) -> dict[int, PlayerState]:
-    """The state at `since` without reading the history before it (PostgreSQL): a player with no event on
-    or after `since` is still where the current ratings say; for the others, one backward index probe each
-    (LATERAL … ORDER BY seq DESC LIMIT 1) finds their last event and last game before the cut. The
-    generic query above reads every event before `since`: seconds on a long history, for an old correction.
-    """
+def _start_state_from_cut(system: RatingSystem, since: date) -> dict[int, PlayerState]:
+    """The state at `since` without reading the history before it: a player with an event on or after `since`
+    starts from that first event's own record of the state before it (rating, games, last rated game); any
+    other player is still where the current ratings say. One pass over the events being replaced, which the
+    replay rewrites anyway: an old correction no longer probes the history player by player."""
     table = RatingEvent._meta.db_table
-    # The first sequence number on or after `since`: bounding the probes by it (not by date) lets each one
-    # seek straight to the player's last event before the cut in the (player, system, seq) index.
-    cut = (RatingEvent.objects.filter(system=system, date__gte=since).order_by("date", "seq")
-           .values_list("seq", flat=True).first())
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT DISTINCT player_id FROM {table} WHERE system_id = %s AND date >= %s",  # noqa: S608
+            f"""SELECT player_id, rating_before, games_before, last_played_before FROM (
+                    SELECT player_id, rating_before, games_before, last_played_before,
+                           ROW_NUMBER() OVER (PARTITION BY player_id ORDER BY seq) AS n
+                    FROM {table} WHERE system_id = %s AND date >= %s) AS cut
+                WHERE n = 1""",  # noqa: S608 - table name from the model, values bound
             [system.code, since])
-        touched = [row[0] for row in cursor.fetchall()]
-        cursor.execute(
-            f"""SELECT p.id, e.rating_after, e.games_before + CASE WHEN e.kind = 'game' THEN 1 ELSE 0 END, g.date
-                FROM unnest(%s::bigint[]) AS p(id)
-                JOIN LATERAL (SELECT rating_after, games_before, kind FROM {table}
-                              WHERE player_id = p.id AND system_id = %s AND seq < %s
-                              ORDER BY seq DESC LIMIT 1) e ON true
-                LEFT JOIN LATERAL (SELECT date FROM {table}
-                                   WHERE player_id = p.id AND system_id = %s AND seq < %s AND kind = 'game'
-                                   ORDER BY seq DESC LIMIT 1) g ON true""",  # noqa: S608
-            [touched, system.code, cut, system.code, cut])
-        before = cursor.fetchall()
-    touched_set = set(touched)
+        first = cursor.fetchall()
+    touched = {row[0] for row in first}
     state = {
         player: PlayerState(rating, games, last)
         for player, rating, games, last in PlayerRating.objects.filter(system=system).values_list(
             "player_id", "rating", "games", "last_played").iterator(chunk_size=20000)
-        if player not in touched_set
+        if player not in touched
     }
-    state.update((player, PlayerState(rating, games, last)) for player, rating, games, last in before)
+    state.update((player, PlayerState(rating, games, _as_date(last))) for player, rating, games, last in first)
     return state
 
 
@@ -141,8 +105,9 @@ def _as_date(value) -> date | None:
 
 
 def _event_rows(system: RatingSystem, facts: Facts, history: History, *, first_seq: int,
-                start_games: dict[int, int], game_row, adjustment_row):
-    """Expand the engine's records to one event row per player per game (and per adjustment), in order.
+                start_games: dict[int, int], start_played: dict[int, date | None], game_row, adjustment_row):
+    """Expand the engine's records to one event row per player per game (and per adjustment), in order, each
+    with the player's game count and last rated game before it (the engine's state, as it moves).
 
     `game_row` and `adjustment_row` make each row (history_writer.event_encoders: tuples, or COPY lines).
     """
@@ -152,6 +117,7 @@ def _event_rows(system: RatingSystem, facts: Facts, history: History, *, first_s
     end_of = {tid: t.end for tid, t in info.items()}
     results = {g[0]: g[5] for t in info.values() for g in t.games}
     games_count = dict(start_games)
+    played = dict(start_played)
     adjustments = history.adjustments
     code = system.code
     seq = first_seq
@@ -164,25 +130,29 @@ def _event_rows(system: RatingSystem, facts: Facts, history: History, *, first_s
         end = end_of[tid]
         while next_adjustment < end:
             year, player, before, after = adjustments[adj_index]
-            yield adjustment_row(code, player, seq, year, before, after, games_count.get(player, 0))
+            yield adjustment_row(code, player, seq, year, before, after, games_count.get(player, 0),
+                                 played.get(player))
             seq += 1
             adj_index += 1
             next_adjustment = date(adjustments[adj_index][0], 12, 31) if adj_index < n_adj else date.max
         s_a, s_b = values[results[gid]]
         if a != SPARE_ID:
             games_a = games_count.get(a, 0)
-            yield game_row(code, a, seq, end, tid, gid, b, before_a, change_a, games_a, before_b, k_a, p_a, s_a)
+            yield game_row(code, a, seq, end, tid, gid, b, before_a, change_a, games_a, before_b, k_a, p_a, s_a,
+                           played.get(a))
             games_count[a] = games_a + 1
+            played[a] = end
             seq += 1
         if b != SPARE_ID:
             games_b = games_count.get(b, 0)
             yield game_row(code, b, seq, end, tid, gid, a, before_b, change_b, games_b, before_a, k_b, 1.0 - p_a,
-                           s_b)
+                           s_b, played.get(b))
             games_count[b] = games_b + 1
+            played[b] = end
             seq += 1
     while adj_index < n_adj:
         year, player, before, after = adjustments[adj_index]
-        yield adjustment_row(code, player, seq, year, before, after, games_count.get(player, 0))
+        yield adjustment_row(code, player, seq, year, before, after, games_count.get(player, 0), played.get(player))
         seq += 1
         adj_index += 1
 
@@ -220,8 +190,10 @@ def ratings_replay(*, system: RatingSystem, since: date | None = None) -> Replay
         start_state=engine_state or None,
         after=(since - timedelta(days=1)) if since is not None else None,
     )
+    start_played = {player: state.last_played for player, state in start_state.items()}
     written = _events_rewrite(system, since, _event_rows(
-        system, facts, history, first_seq=last_seq + 1, start_games=start_games, **_row_makers()))
+        system, facts, history, first_seq=last_seq + 1, start_games=start_games, start_played=start_played,
+        **_row_makers()))
     _player_ratings_sync(system, ruleset, history, start_state, facts, stored_is_start=at_head)
     placings = tournament_results_write(system=system, facts=facts, history=history, full=since is None)
     championship_refresh(system=system, since=since, placings=placings)

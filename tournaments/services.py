@@ -20,7 +20,7 @@ from django.utils import timezone
 from players.audit import audit_record
 from players.models import SPARE_ID, IdAllocator, Player, RetiredId
 from players.services import club_for_name, player_ids_allocate
-from ratings.models import RatingEvent, RatingSystem
+from ratings.models import RatingSystem
 from ratings.requests import replay_request
 from tournaments.models import Game, Registration, Sheet, Tournament
 from tournaments.sheet import (
@@ -214,9 +214,8 @@ def _write_tournament(parsed: ParsedSheet, *, user) -> tuple[Tournament, dict[st
         for key, value in values.items():
             setattr(tournament, key, value)
         tournament.save()
-        # Its events go first: they point at the games about to be replaced (the replay rewrites them).
-        events = RatingEvent.objects.filter(tournament=tournament)
-        events._raw_delete(events.db)
+        # Its rating events stay until the replay, which rewrites everything from `since` on: each records the
+        # state its player was in, and the replay starts from them (ratings.services._start_state_from_cut).
         tournament.games.all().delete()
         tournament.registrations.all().delete()
     else:
