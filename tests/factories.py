@@ -147,7 +147,7 @@ def rated_tournament(players: list[Player], *, name: str = "Open de Paris", syst
             for me, opp, s, mine, theirs in ((a, b, sa, game_a, game_b), (b, a, sb, game_b, game_a)):
                 letter = "W" if s > 0.5 else ("D" if s == 0.5 else "L")
                 record[me.id]["WDL".index(letter)] += 1
-                # The shape of tournaments.scoring.RoundDetail, as tournaments.results stores it.
+                # The shape of tournaments.scoring.RoundDetail (the opponents' score tie-break reads it).
                 detail[me.id].append({"round": rnd, "opponent": opp.id, "result": letter, "score": mine,
                                       "opponent_score": theirs, "free": False})
         order = order[:1] + order[-1:] + order[1:-1]  # rotate all but the first: new pairs each round
@@ -167,8 +167,7 @@ def rated_tournament(players: list[Player], *, name: str = "Open de Paris", syst
             tournament=t, pool="A", rank=rank, player=p, score=score[p.id] - penalty.get(p.id, (0, ""))[0],
             opponents_score=opp_score[p.id], penalty=penalty.get(p.id, (0, ""))[0], wins=wins, draws=draws,
             losses=losses, games=wins + draws + losses, tiebreak=decided_by,
-            rating_before=before[p.id], rating_after=state[p.id][0], performance=before[p.id] + 50.0,
-            detail=detail[p.id]))
+            rating_before=before[p.id], rating_after=state[p.id][0], performance=before[p.id] + 50.0))
     TournamentOutcome.objects.create(
         tournament=t, average_rating=sum(before.values()) / len(before), ranked_players=len(players),
         rated_games=len(played.games), charter_failures=charter_failures or [], counts=counts)

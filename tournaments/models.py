@@ -170,7 +170,6 @@ class Standing(models.Model):
     rating_before = models.IntegerField(_("rating before"), null=True, blank=True)
     rating_after = models.IntegerField(_("rating after"), null=True, blank=True)
     performance = models.FloatField(_("performance rating"), null=True, blank=True)
-    detail = models.JSONField(_("rounds"), default=list, blank=True)
 
     class Meta:
         ordering = ["tournament", "pool", "rank"]

@@ -5,9 +5,10 @@ calls the pure scoring rules and returns the derived rows of exactly those tourn
 `tournament_results_write` replaces them in the database.
 
 Speed: this runs for every tournament of a full replay (a million games; bench/standings.py). The standings
-work on the facts' own tuples (`tournaments.scoring.standings_from_rows`), the rated games are read in one
-pass over the history, and the cross-table JSON is written from cached pieces instead of json.dumps. The
-tests hold the rows, byte for byte, to those of a plain reference (tests/ratings/test_results_equivalence.py).
+work on the facts' own tuples (`tournaments.scoring.standings_from_rows`) and the rated games are read in one
+pass over the history. The cross-table (each player's rounds) is not stored: the tournament page works it out
+from the games (tournaments.selectors), which halved what a full replay writes. The tests hold the rows, byte
+for byte, to those of a plain reference (tests/ratings/test_results_equivalence.py).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from tournaments.scoring import average_rating, charter_failures_from_rows, perf
 
 STANDING_COLUMNS = (
     "tournament_id", "pool", "rank", "player_id", "score", "opponents_score", "penalty", "wins", "draws", "losses",
-    "games", "tiebreak", "rating_before", "rating_after", "performance", "detail",
+    "games", "tiebreak", "rating_before", "rating_after", "performance",
 )
 OUTCOME_COLUMNS = ("tournament_id", "average_rating", "ranked_players", "rated_games", "charter_failures", "counts")
 SCORING_SYSTEM = {"adlg-2018": "adlg", "adlg-annex-a": "adlg", "battle-empire": "battle-empire"}
@@ -94,7 +95,6 @@ def _rows(facts: Facts, history: History, ruleset: Ruleset, club_names: dict[int
     standing_rows: list[tuple] = []
     add = standing_rows.append
     outcome_rows = []
-    round_json, result_json = _ROUND_JSON, _RESULT_JSON[scoring_system]
     for tid, info in facts.info.items():
         pre = history.pre_tournament.get(tid, {})
         rated = rated_outcomes.get(tid, {})
@@ -106,7 +106,7 @@ def _rows(facts: Facts, history: History, ruleset: Ruleset, club_names: dict[int
         charter_entrants = []  # (player, club name, pool) of the ranked players
         pool_of = {}
         for pool, rows in pools.items():
-            for rank, player, score, opponents_score, penalty, wins, draws, losses, games, rounds, tiebreak in rows:
+            for rank, player, score, opponents_score, penalty, wins, draws, losses, games, _, tiebreak in rows:
                 before = pre.get(player, _NO_RATING)[0]
                 ranked_pre.append(before)
                 charter_entrants.append((player, club_names.get(club_of.get(player)), pool))
@@ -118,14 +118,8 @@ def _rows(facts: Facts, history: History, ruleset: Ruleset, club_names: dict[int
                     after, opponents, rated_wins, rated_losses = outcome
                     performance = performance_rating(opponents=opponents, wins=rated_wins, losses=rated_losses,
                                                      scale=scale)
-                # Standing.detail: exactly _json() of the rounds as dicts (round, opponent, result, score,
-                # opponent_score, free), written from cached pieces: ten times faster than json.dumps.
-                detail = "[" + ",".join([
-                    f"{round_json[rnd]}{opponent!r},{result_json[result, own, other, free]}"
-                    for rnd, opponent, result, own, other, free in rounds
-                ]) + "]"
                 add((tid, pool, rank, player, float(score), float(opponents_score), penalty, wins, draws, losses,
-                     games, tiebreak or "", before, after, performance, detail))
+                     games, tiebreak or "", before, after, performance))
         failures = _charter(info, pools, charter_entrants, pool_of)
         counts = info.counts_override if info.counts_override is not None else (info.official and not failures)
         if scoring_system != "adlg":
@@ -210,15 +204,14 @@ def standing_lines(rows):
     rating_after and performance."""
     null = "\\N"
     for tid, pool, rank, player, score, opponents_score, penalty, wins, draws, losses, games, tiebreak, before, \
-            after, performance, detail in rows:
+            after, performance in rows:
         yield (f"{tid}\t{_copy_str(pool)}\t{rank}\t{player}\t{score!r}\t{opponents_score!r}\t{penalty}\t{wins}\t"
                f"{draws}\t{losses}\t{games}\t{_copy_str(tiebreak)}\t{null if before is None else before}\t"
-               f"{null if after is None else after}\t{null if performance is None else repr(performance)}\t"
-               f"{_copy_str(detail)}")
+               f"{null if after is None else after}\t{null if performance is None else repr(performance)}")
 
 
 def _copy_str(text: str) -> str:
-    # str.translate is slow on a long cross-table, and the text seldom has anything to escape.
+    # Pool names and tie-breaks seldom hold anything to escape: skip str.translate then.
     if "\\" in text or "\t" in text or "\n" in text or "\r" in text:
         return copy_text(text)
     return text
@@ -229,26 +222,4 @@ def _json(value) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-# Standing.detail is written from pieces cached by value: a round's opening '{"round":3,"opponent":' and the
-# end of a player's view of a game '"result":"W","score":98,"opponent_score":12,"free":false}' (a few
-# thousand in all). Values that are equal but print differently (1 and 1.0, 0 and False) never meet in one
-# cache: rounds are ints, `free` is a bool, and each scoring system has its own cache, its scores all ints
-# (AdlG) or all floats (Battle Empire).
-
-
-class _RoundJson(dict):
-    def __missing__(self, rnd: int) -> str:
-        self[rnd] = text = '{"round":' + _json(rnd) + ',"opponent":'
-        return text
-
-
-class _ResultJson(dict):
-    def __missing__(self, key: tuple) -> str:
-        result, score, other, free = key
-        self[key] = text = _json({"result": result, "score": score, "opponent_score": other, "free": free})[1:]
-        return text
-
-
 _NO_RATING = (None,)
-_ROUND_JSON = _RoundJson()
-_RESULT_JSON = {system: _ResultJson() for system in (*SCORING_SYSTEM.values(), "adlg")}

@@ -10,7 +10,8 @@ counts
     with the charter conditions that failed in TournamentOutcome.charter_failures).
 cross-table
     Per pool, one row per ranked player and one column per round: the opponent (by rank in the pool), the result
-    and the game score, read from Standing.detail.
+    and the game score, worked out from the tournament's games by the scoring rules when the page is read (a
+    few hundred games: nothing worth storing for every tournament of a replay).
 tie-break
     Standing.tiebreak: what separated the player from the one ranked just below (RULES.md §6), in words.
 
@@ -30,7 +31,8 @@ from championship.models import ChampionshipResult
 from players.models import SPARE_ID, Country, Player
 from ratings.models import RatingEvent
 from tournaments.models import Game, Registration, Standing, Tournament, TournamentOutcome
-from tournaments.scoring import CharterFailure, charter_failure_message
+from tournaments.results import SCORING_SYSTEM
+from tournaments.scoring import CharterFailure, charter_failure_message, standings_from_rows
 
 
 def tournament_list(
@@ -240,7 +242,7 @@ def tournament_detail(*, tournament_id: int, language: str | None) -> Tournament
     points = dict(ChampionshipResult.objects.filter(tournament=tournament).values_list("player_id", "points"))
     players = {g.player_a_id: g.player_a for g in games} | {g.player_b_id: g.player_b for g in games}
     players.update({s.player_id: s.player for s in standings})
-    pools = _pools(standings, registrations, points, players)
+    pools = _pools(standings, registrations, points, players, _rounds_by_player(tournament, registrations, games))
     rounds: dict[int, list[GameLine]] = {}
     for game in games:
         a, b = (
@@ -269,11 +271,28 @@ def _side(player: Player, change: int | None) -> Side:
     return Side(player=player, public=public, change=change)
 
 
+def _rounds_by_player(tournament: Tournament, registrations: dict[int, Registration],
+                      games: list[Game]) -> dict[int, list[tuple]]:
+    """Each ranked player's rounds (round, opponent, result from the player's view, score, opponent's score,
+    free), from the games by the scoring rules, exactly as the replay ranked them (tournaments.results)."""
+    system = SCORING_SYSTEM.get(tournament.system.get_ruleset().code, "adlg")
+    excluded = {p.id for g in games for p in (g.player_a, g.player_b) if p.excluded_at is not None}
+    entrants = [(r.player_id, r.pool, r.penalty, 0) for r in registrations.values()]
+    rows = [(g.id, g.round, g.table, g.player_a_id, g.player_b_id, g.result, g.a_losses, g.b_losses, g.free)
+            for g in games]
+    try:
+        pools = standings_from_rows(system=system, entrants=entrants, games=rows, excluded=excluded)
+    except ValueError:
+        return {}  # games the sheet checks refuse (only by hand in the admin): no cross-table rather than a 500
+    return {row[1]: row[9] for ranked in pools.values() for row in ranked}
+
+
 def _pools(
     standings: list[Standing],
     registrations: dict[int, Registration],
     points: dict,
     players: dict[int, Player],
+    rounds_of: dict[int, list[tuple]],
 ) -> list[Pool]:
     by_pool: dict[str, list[Standing]] = {}
     for standing in standings:
@@ -289,7 +308,7 @@ def _pools(
                 penalty_reason=registration.penalty_reason if registration else "",
                 championship_points=points.get(s.player_id),
             )
-            for entry in s.detail or []:
+            for entry in rounds_of.get(s.player_id, ()):
                 cell = _cell(entry, rank_of, players)
                 if cell is not None:
                     line.cells.append(cell)
@@ -303,23 +322,15 @@ def _pools(
     return pools
 
 
-def _cell(entry: object, rank_of: dict[int, int], players: dict[int, Player]) -> CrossCell | None:
-    """One round of Standing.detail (tournaments.scoring.RoundDetail: round, opponent, result, score,
-    opponent_score, free), the result seen from the player: W, L, D, DD, FW, FL, W+, W++, L+, L++."""
-    if not isinstance(entry, Mapping):
-        return None
-    try:
-        round_no = int(entry.get("round"))
-    except (TypeError, ValueError):
-        return None
-    opponent_id = entry.get("opponent")
-    opponent = players.get(opponent_id) if isinstance(opponent_id, int) else None
+def _cell(entry: tuple, rank_of: dict[int, int], players: dict[int, Player]) -> CrossCell | None:
+    """One round of a player (tournaments.scoring: round, opponent, result, score, opponent's score, free), the
+    result seen from the player: W, L, D, DD, FW, FL, W+, W++, L+, L++."""
+    round_no, opponent_id, result, score, _opponent_score, free = entry
+    opponent = players.get(opponent_id)
     if opponent is not None and opponent.excluded_at is not None:
         return None
-    score = entry.get("score")
-    result = str(entry.get("result") or "")
     notes = []
-    if entry.get("free"):
+    if free:
         notes.append(_("free game (counts for the rating only)"))
     if result.startswith("F"):
         notes.append(_("forfeit (not rated)"))
@@ -329,9 +340,9 @@ def _cell(entry: object, rank_of: dict[int, int], players: dict[int, Player]) ->
         opponent=opponent,
         result=result,
         letter=_letter(result),
-        score=score if isinstance(score, (int, float)) else None,
+        score=score,
         note="; ".join(notes),
-        free=bool(entry.get("free")),
+        free=bool(free),
     )
 
 

@@ -59,14 +59,14 @@ def derived_state() -> dict:
         "events": list(RatingEvent.objects.order_by("system_id", "seq").values_list(
             "system_id", "player_id", "seq", "kind", "date", "tournament_id", "game_id", "opponent_id", "year",
             "rating_before", "rating_after", "change", "games_before", "opponent_rating", "k", "expected",
-            "score")),
+            "score", "last_played_before")),
         "ratings": list(PlayerRating.objects.order_by("system_id", "player_id").values_list(
             "system_id", "player_id", "rating", "games", "rank_code", "last_played")),
         "counts": list(RatingCount.objects.order_by("system_id", "rating").values_list(
             "system_id", "rating", "players")),
         "standings": list(Standing.objects.order_by("tournament_id", "player_id").values_list(
             "tournament_id", "pool", "rank", "player_id", "score", "opponents_score", "penalty", "wins", "draws",
-            "losses", "games", "tiebreak", "rating_before", "rating_after", "performance", "detail")),
+            "losses", "games", "tiebreak", "rating_before", "rating_after", "performance")),
         "outcomes": list(TournamentOutcome.objects.order_by("tournament_id").values_list(
             "tournament_id", "average_rating", "ranked_players", "rated_games", "charter_failures", "counts")),
         "results": list(ChampionshipResult.objects.order_by("tournament_id", "player_id").values_list(
