@@ -9,8 +9,9 @@ from django.utils.translation import gettext_lazy as _
 class ChampionshipResult(models.Model):
     """Points one player earned in one counting tournament, and whether they are among the year's best four."""
 
+    # No index of its own: the unique (tournament, player) serves lookups by tournament (fewer indexes to write).
     tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE, db_constraint=False,
-                                   related_name="championship_results")
+                                   db_index=False, related_name="championship_results")
     player = models.ForeignKey("players.Player", on_delete=models.CASCADE,
                                db_constraint=False, related_name="championship_results")
     year = models.PositiveSmallIntegerField(_("year"))
@@ -40,7 +41,7 @@ class ChampionshipTotal(models.Model):
     international = models.BooleanField(_("in the international ranking"), default=False)
     international_rank = models.PositiveIntegerField(_("international rank"), null=True, blank=True)
     country = models.ForeignKey("players.Country", on_delete=models.SET_NULL,
-                                db_constraint=False, null=True, blank=True,
+                                db_constraint=False, db_index=False, null=True, blank=True,
                                 related_name="+")
 
     class Meta:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -75,10 +75,10 @@ class Total:
     total: float
     counted: tuple[Result, ...]  # best first
     dropped: tuple[Result, ...]
+    display: Decimal = field(init=False)  # the total as shown and ranked: made once, sorted on many times
 
-    @property
-    def display(self) -> Decimal:
-        return round_points(self.total)
+    def __post_init__(self):
+        object.__setattr__(self, "display", round_points(self.total))
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +106,9 @@ def year_totals(results: Iterable[Result], *, year: int | None = None) -> list[T
     for player in sorted(by_player):
         ordered = sorted(by_player[player], key=_best_first)
         counted = tuple(ordered[:BEST_OF])
-        total = math.fsum(r.points for r in counted)
+        # fsum: the exactly rounded sum, whatever the order; one addition of two floats is already that.
+        total = counted[0].points if len(counted) == 1 else counted[0].points + counted[1].points \
+            if len(counted) == 2 else math.fsum(r.points for r in counted)
         totals.append(Total(player, ordered[0].end.year, total, counted, tuple(ordered[BEST_OF:])))
     return totals
 

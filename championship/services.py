@@ -2,7 +2,11 @@
 
 A year's totals depend on every result of that year. The replay hands over the standings it has just
 computed for the tournaments it went through; their points are computed afresh, the points of the year's
-other counting tournaments are read back as stored, and each touched year's totals are rewritten.
+other counting tournaments are read back as stored, and each touched year's totals are worked out again.
+
+Writing: a replay from scratch empties both tables and writes them in bulk. A replay from a date compares
+with what is stored and writes only the differences: a correction five years back recomputes some 160,000
+results whose points seldom change (only the corrected tournament's, and a few ranks decided by rating).
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import date
+from decimal import Decimal
 
 from django.db import connection
 
@@ -21,6 +26,11 @@ from tournaments.models import Tournament
 
 # (pool, rank, player, score, scored rounds) of one ranked player
 Placing = tuple[str, int, int, float, int]
+
+_NULL = "\\N"  # COPY text's NULL
+RESULT_COLUMNS = ("tournament_id", "player_id", "year", "points", "counted")
+TOTAL_COLUMNS = ("year", "player_id", "total", "results", "rank", "international", "international_rank",
+                 "country_id")
 
 
 def championship_refresh(*, system, since: date | None, placings: Mapping[int, Sequence[Placing]]) -> None:
@@ -40,6 +50,24 @@ def championship_refresh(*, system, since: date | None, placings: Mapping[int, S
             "id", "end_date", "rounds", "worlds", "country_id")
     }
     replayed = {tid for tid, (end, *_) in info.items() if since is None or end >= since}
+    by_year = _replayed_results(info, replayed, placings)
+    stored = {} if since is None else _stored_results(first_year)
+    # The year's other counting tournaments keep the points they have; only which four count may change.
+    for (tid, player), (_, points, _) in stored.items():
+        if tid in info and tid not in replayed:
+            end, _, worlds, country = info[tid]
+            by_year[end.year].append(Result(player=player, tournament=tid, points=float(points), end=end,
+                                            country=country, worlds=worlds))
+    results, totals = _rows(by_year)
+    if since is None:
+        _rewrite(system, results, totals)
+    else:
+        _results_sync(stored, results)
+        _totals_sync(first_year, totals)
+
+
+def _replayed_results(info: dict, replayed: set[int], placings: Mapping[int, Sequence[Placing]]
+                      ) -> dict[int, list[Result]]:
     by_year: dict[int, list[Result]] = defaultdict(list)
     for tid in replayed:
         end, rounds, worlds, country = info[tid]
@@ -53,59 +81,102 @@ def championship_refresh(*, system, since: date | None, placings: Mapping[int, S
                                                     games=games, worlds=worlds))
             by_year[end.year].append(Result(player=player, tournament=tid, points=float(points), end=end,
                                              country=country, worlds=worlds))
-    # The year's other counting tournaments keep the points they have; only which four count may change.
-    kept: dict[tuple[int, int], tuple[int, bool]] = {}
-    for rid, tid, player, points, counted in ChampionshipResult.objects.filter(
-        tournament_id__in=[tid for tid in info if tid not in replayed]
-    ).values_list("id", "tournament_id", "player_id", "points", "counted").iterator(chunk_size=20000):
-        end, _, worlds, country = info[tid]
-        by_year[end.year].append(Result(player=player, tournament=tid, points=float(points), end=end,
-                                        country=country, worlds=worlds))
-        kept[(player, tid)] = (rid, counted)
-    stale = ChampionshipResult.objects.exclude(tournament_id__in=[tid for tid in info if tid not in replayed])
-    totals_stale = ChampionshipTotal.objects.all()
-    if first_year is not None:
-        stale = stale.filter(year__gte=first_year)
-        totals_stale = totals_stale.filter(year__gte=first_year)
-    totals_stale._raw_delete(totals_stale.db)
+    return by_year
+
+
+def _stored_results(first_year: int) -> dict[tuple[int, int], tuple[int, Decimal, bool]]:
+    """(tournament, player) -> (id, points, counted) of the stored results from `first_year` on."""
+    return {
+        (tid, player): (rid, points, counted)
+        for rid, tid, player, points, counted in ChampionshipResult.objects.filter(year__gte=first_year)
+        .order_by().values_list("id", "tournament_id", "player_id", "points", "counted").iterator(chunk_size=20000)
+    }
+
+
+def _rows(by_year: dict[int, list[Result]]) -> tuple[dict[tuple[int, int], tuple], dict[tuple[int, int], tuple]]:
+    """The result rows {(tournament, player): (year, points, counted)} and the total rows
+    {(year, player): (total, results, rank, international, international rank, country)} of `by_year`."""
     countries = dict(Player.objects.exclude(country__isnull=True).values_list("id", "country_id"))
-    new_results, flag_changes, total_rows = [], [], []
-    for year, results in sorted(by_year.items()):
-        totals = year_totals(results, year=year)
-        counted = {(r.player, r.tournament) for t in totals for r in t.counted}
-        for r in results:
-            key = (r.player, r.tournament)
-            if key in kept:
-                rid, was_counted = kept[key]
-                if was_counted != (key in counted):
-                    flag_changes.append((rid, key in counted))
-            else:
-                # r.points is already a whole number of cents: its two-decimal text is exact
-                new_results.append((r.tournament, r.player, year, f"{r.points:.2f}", key in counted))
-        international = {row.player: row.rank for row in international_ranking(totals, results)}
-        ordered = sorted(totals, key=lambda t: (-t.display, t.player))
-        total_rows.extend(
-            (year, t.player, t.display, len(t.counted), rank, t.player in international, international.get(t.player),
-             countries.get(t.player))
-            for rank, t in enumerate(ordered, start=1)
-        )
-    full = since is None
-    whole = full and not ChampionshipResult.objects.exclude(tournament__system=system).exists()
-    with replacing(table=ChampionshipResult._meta.db_table, stale=stale, full=full, whole=whole):
-        rows_insert(table=ChampionshipResult._meta.db_table, columns=RESULT_COLUMNS, **_encoded(new_results))
-    rows_update(table=ChampionshipResult._meta.db_table, key="id", columns=("counted",), rows=flag_changes)
-    rows_insert(table=ChampionshipTotal._meta.db_table,
-                columns=("year", "player_id", "total", "results", "rank", "international", "international_rank",
-                         "country_id"),
-                rows=total_rows)
+    results, totals = {}, {}
+    for year, year_results in sorted(by_year.items()):
+        year_total_list = year_totals(year_results, year=year)
+        counted = {(r.player, r.tournament) for t in year_total_list for r in t.counted}
+        for r in year_results:
+            # r.points is already a whole number of cents: its two-decimal text is exact
+            results[r.tournament, r.player] = (year, Decimal(f"{r.points:.2f}"), (r.player, r.tournament) in counted)
+        international = {row.player: row.rank for row in international_ranking(year_total_list, year_results)}
+        ordered = sorted(year_total_list, key=lambda t: (-t.display, t.player))
+        for rank, t in enumerate(ordered, start=1):
+            totals[year, t.player] = (t.display, len(t.counted), rank, t.player in international,
+                                      international.get(t.player), countries.get(t.player))
+    return results, totals
 
 
-RESULT_COLUMNS = ("tournament_id", "player_id", "year", "points", "counted")
+def _rewrite(system, results: dict, totals: dict) -> None:
+    """A replay from scratch: both tables emptied and written in bulk (COPY text lines on PostgreSQL)."""
+    whole = not ChampionshipResult.objects.exclude(tournament__system=system).exists()
+    pg = connection.vendor == "postgresql"
+    with replacing(table=ChampionshipResult._meta.db_table, stale=ChampionshipResult.objects.all(), full=True,
+                   whole=whole):
+        rows = ((tid, player, year, points, counted) for (tid, player), (year, points, counted) in results.items())
+        rows_insert(table=ChampionshipResult._meta.db_table, columns=RESULT_COLUMNS,
+                    rows=(_result_line(row) for row in rows) if pg else rows, encoded=pg)
+    with replacing(table=ChampionshipTotal._meta.db_table, stale=ChampionshipTotal.objects.all(), full=True,
+                   whole=True):
+        rows = ((year, player, *values) for (year, player), values in totals.items())
+        rows_insert(table=ChampionshipTotal._meta.db_table, columns=TOTAL_COLUMNS,
+                    rows=(_total_line(row) for row in rows) if pg else rows, encoded=pg)
 
 
-def _encoded(rows: list[tuple]) -> dict:
-    """COPY text lines on PostgreSQL (a million results in a full replay), the tuples elsewhere."""
-    if connection.vendor != "postgresql":
-        return {"rows": rows}
-    return {"rows": (f"{t}\t{p}\t{y}\t{points}\t{'t' if counted else 'f'}" for t, p, y, points, counted in rows),
-            "encoded": True}
+def _results_sync(stored: dict, results: dict) -> None:
+    """Write only what differs from the stored results (from the replay's first year on)."""
+    table = ChampionshipResult._meta.db_table
+    changed, added = [], []
+    for key, (year, points, counted) in results.items():
+        before = stored.get(key)
+        if before is None:
+            added.append((*key, year, points, counted))
+        elif (before[1], before[2]) != (points, counted):
+            changed.append((before[0], points, counted))
+    _delete_ids(ChampionshipResult, [rid for key, (rid, _, _) in stored.items() if key not in results])
+    rows_update(table=table, key="id", columns=("points", "counted"), rows=changed)
+    rows_insert(table=table, columns=RESULT_COLUMNS, rows=added)
+
+
+def _totals_sync(first_year: int, totals: dict) -> None:
+    """Write only the totals that differ from the stored ones (from the replay's first year on): a changed total
+    moves the ranks below it, the rest of the year stays as it is."""
+    table = ChampionshipTotal._meta.db_table
+    stored = {
+        (year, player): (tid, values)
+        for tid, year, player, *values in ChampionshipTotal.objects.filter(year__gte=first_year).order_by()
+        .values_list("id", "year", "player_id", "total", "results", "rank", "international", "international_rank",
+                     "country_id").iterator(chunk_size=20000)
+    }
+    changed, added = [], []
+    for key, values in totals.items():
+        before = stored.get(key)
+        if before is None:
+            added.append((*key, *values))
+        elif tuple(before[1]) != values:
+            changed.append((before[0], *values))
+    _delete_ids(ChampionshipTotal, [tid for key, (tid, _) in stored.items() if key not in totals])
+    rows_update(table=table, key="id", columns=TOTAL_COLUMNS[2:], rows=changed)
+    rows_insert(table=table, columns=TOTAL_COLUMNS, rows=added)
+
+
+def _delete_ids(model, ids: list[int]) -> None:
+    for start in range(0, len(ids), 5000):
+        stale = model.objects.filter(id__in=ids[start:start + 5000])
+        stale._raw_delete(stale.db)
+
+
+def _result_line(row: tuple) -> str:
+    tid, player, year, points, counted = row
+    return f"{tid}\t{player}\t{year}\t{points}\t{'t' if counted else 'f'}"
+
+
+def _total_line(row: tuple) -> str:
+    year, player, total, results, rank, international, international_rank, country = row
+    return (f"{year}\t{player}\t{total}\t{results}\t{rank}\t{'t' if international else 'f'}\t"
+            f"{_NULL if international_rank is None else international_rank}\t{_NULL if country is None else country}")

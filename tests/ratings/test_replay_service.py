@@ -172,3 +172,26 @@ def test_many_new_current_ratings_are_written_with_their_indexes_rebuilt(monkeyp
     assert any(countries.values())
     with connection.cursor() as cursor:
         assert sorted(connection.introspection.get_constraints(cursor, table)) == indexes
+
+
+def test_a_tournament_that_stops_counting_leaves_the_championship_of_a_replay_from_scratch():
+    # The championship is written as a difference after a replay from a date: results removed, totals changed,
+    # ranks moved and a total gone must all match a rewrite from scratch.
+    from django.contrib.auth import get_user_model
+
+    from championship.models import ChampionshipResult, ChampionshipTotal
+    from players.governance import tournament_override
+
+    roster()
+    spring = imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
+    imported(sheet(name="Summer Cup", start=date(2024, 7, 6), two_pools=True))
+    spring_only = set(spring.new_players.values())  # played the spring tournament only
+    assert spring_only <= set(ChampionshipTotal.objects.values_list("player_id", flat=True))
+    board = get_user_model().objects.create_user("board", is_staff=True, is_superuser=True)
+    tournament_override(tournament=Tournament.objects.get(pk=spring.tournament_id), counts=False,
+                        reason="charter checks failed on appeal", user=board)
+    assert not ChampionshipResult.objects.filter(tournament_id=spring.tournament_id).exists()
+    totals = set(ChampionshipTotal.objects.values_list("player_id", flat=True))
+    assert totals == set(ChampionshipResult.objects.values_list("player_id", flat=True))
+    assert not totals & spring_only
+    _scratch_equals_stored()
