@@ -29,6 +29,7 @@ from ratings.history_writer import (
     indexes_suspended,
     replacing,
     rows_insert,
+    rows_merge,
     rows_update,
 )
 from ratings.models import PlayerRating, RatingCount, RatingEvent, RatingSystem, ReplayLock, ReplayRequest
@@ -234,6 +235,12 @@ def _events_rewrite(system: RatingSystem, since: date | None, rows) -> int:
     table = RatingEvent._meta.db_table
     events = RatingEvent.objects.filter(system=system)
     full = since is None
+    if not full and connection.vendor == "postgresql":
+        # Events are the same from one replay to the next when their sequence number, player and every value
+        # match: only the differing ones are written.
+        return rows_merge(table=table, columns=EVENT_COLUMNS, key=("system_id", "seq", "player_id"),
+                          stale="e.system_id = %s AND e.date >= %s", params=[system.code, since], rows=rows,
+                          encoded=True)
     stale = events if full else events.filter(date__gte=since)
     whole = full and not RatingEvent.objects.exclude(system=system).exists()
     with replacing(table=table, stale=stale, full=full, whole=whole):

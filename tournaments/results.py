@@ -23,7 +23,7 @@ from django.db import connection
 from players.models import SPARE_ID, Club
 from ratings.engine import GameRecord, History
 from ratings.facts import Facts
-from ratings.history_writer import copy_text, replacing, rows_insert
+from ratings.history_writer import copy_text, replacing, rows_insert, rows_merge
 from ratings.rulesets import Ruleset
 from tournaments.models import Standing, Tournament, TournamentOutcome
 from tournaments.scoring import average_rating, charter_failures_from_rows, performance_rating, standings_from_rows
@@ -52,16 +52,21 @@ def tournament_results_write(*, facts: Facts, history: History, system, full: bo
     standing_rows, outcome_rows = tournament_results_rows(
         facts=facts, history=history, ruleset=ruleset, club_names=club_names
     )
-    stale = Standing.objects.filter(tournament__system=system) if full else Standing.objects.filter(
-        tournament_id__in=tids)
-    whole = full and not Standing.objects.exclude(tournament__system=system).exists()
-    with replacing(table=Standing._meta.db_table, stale=stale, full=full, whole=whole):
-        if connection.vendor == "postgresql":
-            # COPY text lines, made here: rows_insert's value-by-value encoding costs twice the standings.
-            rows_insert(table=Standing._meta.db_table, columns=STANDING_COLUMNS,
-                        rows=standing_lines(standing_rows), encoded=True)
-        else:
-            rows_insert(table=Standing._meta.db_table, columns=STANDING_COLUMNS, rows=standing_rows)
+    table = Standing._meta.db_table
+    pg = connection.vendor == "postgresql"
+    if pg and not full:
+        # After a correction most standings come out as they were: only the differing ones are written.
+        rows_merge(table=table, columns=STANDING_COLUMNS, key=("tournament_id", "player_id"),
+                   stale="e.tournament_id = ANY(%s)", params=[tids], rows=standing_lines(standing_rows),
+                   encoded=True)
+    else:
+        stale = Standing.objects.filter(tournament__system=system) if full else Standing.objects.filter(
+            tournament_id__in=tids)
+        whole = full and not Standing.objects.exclude(tournament__system=system).exists()
+        with replacing(table=table, stale=stale, full=full, whole=whole):
+            # On PostgreSQL COPY text lines, made here: rows_insert's value-by-value encoding costs twice as much.
+            rows_insert(table=table, columns=STANDING_COLUMNS,
+                        **({"rows": standing_lines(standing_rows), "encoded": True} if pg else {"rows": standing_rows}))
     rows_insert(table=TournamentOutcome._meta.db_table, columns=OUTCOME_COLUMNS, rows=outcome_rows)
     Tournament.objects.filter(pk__in=tids, status=Tournament.RECEIVED).update(status=Tournament.RATED)
     counting = {row[0] for row in outcome_rows if row[-1]}
