@@ -112,7 +112,7 @@ class RatingEvent(models.Model):
             models.Index(fields=["player", "system", "seq"], name="event_player_history"),
             # Dates and sequence numbers grow together: one index serves the replay's cut and its last event.
             models.Index(fields=["system", "date", "seq"], name="event_system_date"),
-            models.Index(fields=["tournament"], name="event_tournament"),
+            # No index on the tournament: its page finds its events by (system, its end date) above.
         ]
 
     def __str__(self) -> str:

@@ -235,8 +235,9 @@ def tournament_detail(*, tournament_id: int, language: str | None) -> Tournament
     )
     changes = {
         (game_id, player_id): change
+        # Found by (system, date), the history's own index: a tournament's events bear its end date.
         for game_id, player_id, change in RatingEvent.objects.filter(
-            tournament=tournament, kind=RatingEvent.GAME
+            system_id=tournament.system_id, date=tournament.end_date, tournament=tournament, kind=RatingEvent.GAME
         ).values_list("game_id", "player_id", "change")
     }
     points = dict(ChampionshipResult.objects.filter(tournament=tournament).values_list("player_id", "points"))
