@@ -21,7 +21,7 @@ from django.db import connection
 from championship.models import ChampionshipResult, ChampionshipTotal
 from championship.points import Result, international_ranking, round_points, tournament_points, year_totals
 from players.models import Player
-from ratings.history_writer import replacing, rows_insert, rows_update
+from ratings.history_writer import other_systems, replacing, rows_insert, rows_update
 from tournaments.models import Tournament
 
 # (pool, rank, player, score, scored rounds) of one ranked player
@@ -114,7 +114,7 @@ def _rows(by_year: dict[int, list[Result]]) -> tuple[dict[tuple[int, int], tuple
 
 def _rewrite(system, results: dict, totals: dict) -> None:
     """A replay from scratch: both tables emptied and written in bulk (COPY text lines on PostgreSQL)."""
-    whole = not ChampionshipResult.objects.exclude(tournament__system=system).exists()
+    whole = not ChampionshipResult.objects.filter(tournament__system_id__in=other_systems(system)).exists()
     pg = connection.vendor == "postgresql"
     with replacing(table=ChampionshipResult._meta.db_table, stale=ChampionshipResult.objects.all(), full=True,
                    whole=whole):

@@ -23,11 +23,24 @@ def _game_event_tuple(code, player, seq, end, tid, gid, opponent, before, change
             opponent_rating, k, p, s, played)
 
 
+class _FloatText(dict):
+    """repr of a float, kept: expected scores come from the engine's table of a few hundred, results from a
+    handful, and repr costs more than a dict lookup on two million rows."""
+
+    def __missing__(self, value: float) -> str:
+        self[value] = text = repr(value)
+        return text
+
+
+_FLOAT_TEXT = _FloatText()
+
+
 def _game_event_line(code, player, seq, end, tid, gid, opponent, before, change, games, opponent_rating, k, p, s,
                      played):
-    # The history's two million rows go straight to COPY text: no tuple, no value-by-value adaptation.
+    # The history's two million rows go straight to COPY text: no tuple, no value-by-value adaptation. `end` and
+    # `played` arrive as ISO text (services._event_rows, dates_as_text).
     return (f"{code}\t{player}\t{seq}\tgame\t{end}\t{tid}\t{gid}\t{opponent}\t\\N\t{before}\t{before + change}"
-            f"\t{change}\t{games}\t{opponent_rating}\t{k}\t{p!r}\t{s!r}\t{played or _NULL}")
+            f"\t{change}\t{games}\t{opponent_rating}\t{k}\t{_FLOAT_TEXT[p]}\t{_FLOAT_TEXT[s]}\t{played or _NULL}")
 
 
 def _adjustment_event_tuple(code, player, seq, year, before, after, games, played):
@@ -154,6 +167,13 @@ def indexes_suspended(table: str) -> Iterator[None]:
     with connection.cursor() as cursor:
         for _, definition in definitions:
             cursor.execute(definition)
+
+
+def other_systems(system) -> list[str]:
+    """The codes of every rating system but `system`: "are there rows of another system?" asked by an index."""
+    from ratings.models import RatingSystem
+
+    return list(RatingSystem.objects.exclude(code=system.code).values_list("code", flat=True))
 
 
 def table_truncate_or_delete(*, table: str, queryset, whole: bool) -> None:

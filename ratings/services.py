@@ -27,6 +27,7 @@ from ratings.history_writer import (
     EVENT_COLUMNS,
     event_encoders,
     indexes_suspended,
+    other_systems,
     replacing,
     rows_insert,
     rows_merge,
@@ -108,28 +109,32 @@ def _as_date(value) -> date | None:
 
 
 def _event_rows(system: RatingSystem, facts: Facts, history: History, *, first_seq: int,
-                start_games: dict[int, int], start_played: dict[int, date | None], game_row, adjustment_row):
+                start_games: dict[int, int], start_played: dict[int, date | None], game_row, adjustment_row,
+                dates_as_text: bool):
     """Expand the engine's records to one event row per player per game (and per adjustment), in order, each
     with the player's game count and last rated game before it (the engine's state, as it moves).
 
-    `game_row` and `adjustment_row` make each row (history_writer.event_encoders: tuples, or COPY lines).
+    `game_row` and `adjustment_row` make each row (history_writer.event_encoders: tuples, or COPY lines). With
+    `dates_as_text` the dates travel as ISO text (COPY lines): made once per tournament, not once per row, and
+    compared as text (ISO dates sort as the days do).
     """
     ruleset = system.get_ruleset()
     values = ruleset.result_values
     info = facts.info
-    end_of = {tid: t.end for tid, t in info.items()}
+    day = str if dates_as_text else _same
+    end_of = {tid: day(t.end) for tid, t in info.items()}
     results = {g[0]: g[5] for t in info.values() for g in t.games}
     games_count = dict(start_games)
-    played = dict(start_played)
+    played = {player: None if last is None else day(last) for player, last in start_played.items()}
     adjustments = history.adjustments
     code = system.code
     seq = first_seq
     adj_index = 0
     n_adj = len(adjustments)
-    # The day of the next adjustment, compared with each game's date (one date object per adjustment).
-    next_adjustment = date(adjustments[0][0], 12, 31) if adjustments else date.max
-    for record in history.games:
-        gid, tid, a, b, before_a, change_a, k_a, before_b, change_b, k_b, p_a = record[:11]
+    never = day(date.max)
+    # The day of the next adjustment, compared with each game's date (one date per adjustment).
+    next_adjustment = day(date(adjustments[0][0], 12, 31)) if adjustments else never
+    for gid, tid, a, b, before_a, change_a, k_a, before_b, change_b, k_b, p_a, _, _ in history.games:
         end = end_of[tid]
         while next_adjustment < end:
             year, player, before, after = adjustments[adj_index]
@@ -137,7 +142,7 @@ def _event_rows(system: RatingSystem, facts: Facts, history: History, *, first_s
                                  played.get(player))
             seq += 1
             adj_index += 1
-            next_adjustment = date(adjustments[adj_index][0], 12, 31) if adj_index < n_adj else date.max
+            next_adjustment = day(date(adjustments[adj_index][0], 12, 31)) if adj_index < n_adj else never
         s_a, s_b = values[results[gid]]
         if a != SPARE_ID:
             games_a = games_count.get(a, 0)
@@ -158,6 +163,10 @@ def _event_rows(system: RatingSystem, facts: Facts, history: History, *, first_s
         yield adjustment_row(code, player, seq, year, before, after, games_count.get(player, 0), played.get(player))
         seq += 1
         adj_index += 1
+
+
+def _same(value):
+    return value
 
 
 @contextmanager
@@ -226,8 +235,8 @@ def _ratings_replay(system: RatingSystem, since: date | None) -> ReplaySummary:
 
 
 def _row_makers() -> dict:
-    game_row, adjustment_row, _ = event_encoders()
-    return {"game_row": game_row, "adjustment_row": adjustment_row}
+    game_row, adjustment_row, lines = event_encoders()
+    return {"game_row": game_row, "adjustment_row": adjustment_row, "dates_as_text": lines}
 
 
 def _events_rewrite(system: RatingSystem, since: date | None, rows) -> int:
@@ -242,7 +251,8 @@ def _events_rewrite(system: RatingSystem, since: date | None, rows) -> int:
                           stale="e.system_id = %s AND e.date >= %s", params=[system.code, since], rows=rows,
                           encoded=True)
     stale = events if full else events.filter(date__gte=since)
-    whole = full and not RatingEvent.objects.exclude(system=system).exists()
+    # By the other systems' codes, not "not this one": that would scan two million rows for nothing.
+    whole = full and not RatingEvent.objects.filter(system_id__in=other_systems(system)).exists()
     with replacing(table=table, stale=stale, full=full, whole=whole):
         return rows_insert(table=table, columns=EVENT_COLUMNS, rows=rows, encoded=event_encoders()[2])
 

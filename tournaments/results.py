@@ -23,7 +23,7 @@ from django.db import connection
 from players.models import SPARE_ID, Club
 from ratings.engine import GameRecord, History
 from ratings.facts import Facts
-from ratings.history_writer import copy_text, replacing, rows_insert, rows_merge
+from ratings.history_writer import copy_text, other_systems, replacing, rows_insert, rows_merge
 from ratings.rulesets import Ruleset
 from tournaments.models import Standing, Tournament, TournamentOutcome
 from tournaments.scoring import average_rating, charter_failures_from_rows, performance_rating, standings_from_rows
@@ -62,7 +62,7 @@ def tournament_results_write(*, facts: Facts, history: History, system, full: bo
     else:
         stale = Standing.objects.filter(tournament__system=system) if full else Standing.objects.filter(
             tournament_id__in=tids)
-        whole = full and not Standing.objects.exclude(tournament__system=system).exists()
+        whole = full and not Standing.objects.filter(tournament__system_id__in=other_systems(system)).exists()
         with replacing(table=table, stale=stale, full=full, whole=whole):
             # On PostgreSQL COPY text lines, made here: rows_insert's value-by-value encoding costs twice as much.
             rows_insert(table=table, columns=STANDING_COLUMNS,
