@@ -114,7 +114,7 @@ def year_totals(results: Iterable[Result], *, year: int | None = None) -> list[T
 
 
 def _ranking(totals: Iterable[Total]) -> list[RankingRow]:
-    ordered = sorted(totals, key=lambda t: (-t.display, t.player))
+    ordered = sorted(totals, key=lambda t: (t.display, -t.player), reverse=True)  # best first, then lower ID
     return [RankingRow(i + 1, t.player, t.total, t.display) for i, t in enumerate(ordered)]
 
 

@@ -50,7 +50,8 @@ def championship_refresh(*, system, since: date | None, placings: Mapping[int, S
             "id", "end_date", "rounds", "worlds", "country_id")
     }
     replayed = {tid for tid, (end, *_) in info.items() if since is None or end >= since}
-    by_year = _replayed_results(info, replayed, placings)
+    cents: dict[tuple[int, int], Decimal] = {}  # (tournament, player) -> the points as stored, two decimals
+    by_year = _replayed_results(info, replayed, placings, cents)
     stored = {} if since is None else _stored_results(first_year)
     # The year's other counting tournaments keep the points they have; only which four count may change.
     for (tid, player), (_, points, _) in stored.items():
@@ -58,7 +59,8 @@ def championship_refresh(*, system, since: date | None, placings: Mapping[int, S
             end, _, worlds, country = info[tid]
             by_year[end.year].append(Result(player=player, tournament=tid, points=float(points), end=end,
                                             country=country, worlds=worlds))
-    results, totals = _rows(by_year)
+            cents[tid, player] = points
+    results, totals = _rows(by_year, cents)
     if since is None:
         _rewrite(system, results, totals)
     else:
@@ -66,8 +68,8 @@ def championship_refresh(*, system, since: date | None, placings: Mapping[int, S
         _totals_sync(first_year, totals)
 
 
-def _replayed_results(info: dict, replayed: set[int], placings: Mapping[int, Sequence[Placing]]
-                      ) -> dict[int, list[Result]]:
+def _replayed_results(info: dict, replayed: set[int], placings: Mapping[int, Sequence[Placing]],
+                      cents: dict[tuple[int, int], Decimal]) -> dict[int, list[Result]]:
     by_year: dict[int, list[Result]] = defaultdict(list)
     for tid in replayed:
         end, rounds, worlds, country = info[tid]
@@ -81,6 +83,7 @@ def _replayed_results(info: dict, replayed: set[int], placings: Mapping[int, Seq
                                                     games=games, worlds=worlds))
             by_year[end.year].append(Result(player=player, tournament=tid, points=float(points), end=end,
                                              country=country, worlds=worlds))
+            cents[tid, player] = points
     return by_year
 
 
@@ -93,19 +96,22 @@ def _stored_results(first_year: int) -> dict[tuple[int, int], tuple[int, Decimal
     }
 
 
-def _rows(by_year: dict[int, list[Result]]) -> tuple[dict[tuple[int, int], tuple], dict[tuple[int, int], tuple]]:
+def _rows(by_year: dict[int, list[Result]], cents: dict[tuple[int, int], Decimal]
+          ) -> tuple[dict[tuple[int, int], tuple], dict[tuple[int, int], tuple]]:
     """The result rows {(tournament, player): (year, points, counted)} and the total rows
-    {(year, player): (total, results, rank, international, international rank, country)} of `by_year`."""
+    {(year, player): (total, results, rank, international, international rank, country)} of `by_year`;
+    `cents` holds each result's points as stored."""
     countries = dict(Player.objects.exclude(country__isnull=True).values_list("id", "country_id"))
     results, totals = {}, {}
     for year, year_results in sorted(by_year.items()):
         year_total_list = year_totals(year_results, year=year)
         counted = {(r.player, r.tournament) for t in year_total_list for r in t.counted}
         for r in year_results:
-            # r.points is already a whole number of cents: its two-decimal text is exact
-            results[r.tournament, r.player] = (year, Decimal(f"{r.points:.2f}"), (r.player, r.tournament) in counted)
+            key = (r.tournament, r.player)
+            results[key] = (year, cents[key], (r.player, r.tournament) in counted)
         international = {row.player: row.rank for row in international_ranking(year_total_list, year_results)}
-        ordered = sorted(year_total_list, key=lambda t: (-t.display, t.player))
+        # Best total first, then lower ID (reversed rather than negating a Decimal per total)
+        ordered = sorted(year_total_list, key=lambda t: (t.display, -t.player), reverse=True)
         for rank, t in enumerate(ordered, start=1):
             totals[year, t.player] = (t.display, len(t.counted), rank, t.player in international,
                                       international.get(t.player), countries.get(t.player))
