@@ -35,6 +35,17 @@ class PlayerAdmin(AuditedAdmin):
     inlines = [OpeningBalanceInline]
     actions = [admin_actions.give_sanction, admin_actions.merge_two_players]
 
+    def save_formset(self, request, form, formset, change):
+        super().save_formset(request, form, formset, change)
+        if formset.model is OpeningBalance:
+            # An opening balance is where a player's history starts: its systems are replayed from scratch,
+            # as an import of opening balances does.
+            from ratings.requests import replay_request
+
+            touched = [*formset.new_objects, *(obj for obj, _ in formset.changed_objects), *formset.deleted_objects]
+            for system_id in sorted({balance.system_id for balance in touched}):
+                replay_request(system=system_id, since=None, reason="opening balance changed in the admin")
+
 
 @admin.register(RetiredId)
 class RetiredIdAdmin(AuditedAdmin):

@@ -68,3 +68,25 @@ def test_a_rated_tournament_cannot_be_deleted_in_the_admin(admin_client):
     spring = _three_tournaments()
     assert admin_client.post(f"/admin/tournaments/tournament/{spring.pk}/delete/", {"post": "yes"}).status_code == 403
     assert Tournament.objects.filter(pk=spring.pk).exists()
+
+
+def test_an_opening_balance_changed_in_the_admin_is_rated_again(admin_client):
+    from players.models import OpeningBalance, Player
+
+    _three_tournaments()
+    player = Player.objects.get(pk=101)
+    balance = OpeningBalance.objects.get(player=player)
+    response = admin_client.post(f"/admin/players/player/{player.pk}/change/", {
+        "id": player.pk, "last_name": player.last_name, "first_name": player.first_name, "club": player.club_id or "",
+        "country": player.country_id,
+        "opening_balances-TOTAL_FORMS": "1", "opening_balances-INITIAL_FORMS": "1",
+        "opening_balances-MIN_NUM_FORMS": "0", "opening_balances-MAX_NUM_FORMS": "1000",
+        "opening_balances-0-id": balance.pk, "opening_balances-0-player": player.pk,
+        "opening_balances-0-system": balance.system_id, "opening_balances-0-rating": 1500,
+        "opening_balances-0-games": balance.games, "opening_balances-0-as_of": balance.as_of.isoformat(),
+    })
+    assert response.status_code == 302, response.content.decode()[:3000]
+    request = ReplayRequest.objects.latest("id")
+    assert (request.since, request.status) == (None, ReplayRequest.DONE)
+    assert RatingEvent.objects.filter(player=player).order_by("seq").first().rating_before == 1500
+    _scratch_equals_stored()
