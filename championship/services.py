@@ -52,7 +52,10 @@ def championship_refresh(*, system, since: date | None, placings: Mapping[int, S
     replayed = {tid for tid, (end, *_) in info.items() if since is None or end >= since}
     cents: dict[tuple[int, int], Decimal] = {}  # (tournament, player) -> the points as stored, two decimals
     by_year = _replayed_results(info, replayed, placings, cents)
-    stored = {} if since is None else _stored_results(first_year)
+    # A first replay (nothing stored) bulk-writes; any other compares with what is stored and writes the
+    # differences, from the replay's first year on (every year when it is a replay from scratch).
+    bulk = since is None and not ChampionshipResult.objects.exists() and not ChampionshipTotal.objects.exists()
+    stored = {} if bulk else _stored_results(first_year)
     # The year's other counting tournaments keep the points they have; only which four count may change.
     for (tid, player), (_, points, _) in stored.items():
         if tid in info and tid not in replayed:
@@ -61,7 +64,7 @@ def championship_refresh(*, system, since: date | None, placings: Mapping[int, S
                                             country=country, worlds=worlds))
             cents[tid, player] = points
     results, totals = _rows(by_year, cents)
-    if since is None:
+    if bulk:
         _rewrite(system, results, totals)
     else:
         _results_sync(stored, results)
@@ -87,11 +90,15 @@ def _replayed_results(info: dict, replayed: set[int], placings: Mapping[int, Seq
     return by_year
 
 
-def _stored_results(first_year: int) -> dict[tuple[int, int], tuple[int, Decimal, bool]]:
-    """(tournament, player) -> (id, points, counted) of the stored results from `first_year` on."""
+def _from_year(queryset, first_year: int | None):
+    return queryset if first_year is None else queryset.filter(year__gte=first_year)
+
+
+def _stored_results(first_year: int | None) -> dict[tuple[int, int], tuple[int, Decimal, bool]]:
+    """(tournament, player) -> (id, points, counted) of the stored results from `first_year` on (None: all)."""
     return {
         (tid, player): (rid, points, counted)
-        for rid, tid, player, points, counted in ChampionshipResult.objects.filter(year__gte=first_year)
+        for rid, tid, player, points, counted in _from_year(ChampionshipResult.objects, first_year)
         .order_by().values_list("id", "tournament_id", "player_id", "points", "counted").iterator(chunk_size=20000)
     }
 
@@ -149,13 +156,13 @@ def _results_sync(stored: dict, results: dict) -> None:
     rows_insert(table=table, columns=RESULT_COLUMNS, rows=added)
 
 
-def _totals_sync(first_year: int, totals: dict) -> None:
+def _totals_sync(first_year: int | None, totals: dict) -> None:
     """Write only the totals that differ from the stored ones (from the replay's first year on): a changed total
     moves the ranks below it, the rest of the year stays as it is."""
     table = ChampionshipTotal._meta.db_table
     stored = {
         (year, player): (tid, values)
-        for tid, year, player, *values in ChampionshipTotal.objects.filter(year__gte=first_year).order_by()
+        for tid, year, player, *values in _from_year(ChampionshipTotal.objects, first_year).order_by()
         .values_list("id", "year", "player_id", "total", "results", "rank", "international", "international_rank",
                      "country_id").iterator(chunk_size=20000)
     }

@@ -244,12 +244,14 @@ def _events_rewrite(system: RatingSystem, since: date | None, rows) -> int:
     table = RatingEvent._meta.db_table
     events = RatingEvent.objects.filter(system=system)
     full = since is None
-    if not full and connection.vendor == "postgresql":
+    if connection.vendor == "postgresql" and (not full or events.exists()):
         # Events are the same from one replay to the next when their sequence number, player and every value
-        # match: only the differing ones are written.
-        return rows_merge(table=table, columns=EVENT_COLUMNS, key=("system_id", "seq", "player_id"),
-                          stale="e.system_id = %s AND e.date >= %s", params=[system.code, since], rows=rows,
-                          encoded=True)
+        # match: only the differing ones are written, and readers of the history are never held up. Only a
+        # first replay, into an empty history, takes the bulk path below.
+        stale, params = ("e.system_id = %s", [system.code]) if full else (
+            "e.system_id = %s AND e.date >= %s", [system.code, since])
+        return rows_merge(table=table, columns=EVENT_COLUMNS, key=("system_id", "seq", "player_id"), stale=stale,
+                          params=params, rows=rows, encoded=True)
     stale = events if full else events.filter(date__gte=since)
     # By the other systems' codes, not "not this one": that would scan two million rows for nothing.
     whole = full and not RatingEvent.objects.filter(system_id__in=other_systems(system)).exists()

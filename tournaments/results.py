@@ -54,11 +54,13 @@ def tournament_results_write(*, facts: Facts, history: History, system, full: bo
     )
     table = Standing._meta.db_table
     pg = connection.vendor == "postgresql"
-    if pg and not full:
-        # After a correction most standings come out as they were: only the differing ones are written.
-        rows_merge(table=table, columns=STANDING_COLUMNS, key=("tournament_id", "player_id"),
-                   stale="e.tournament_id = ANY(%s)", params=[tids], rows=standing_lines(standing_rows),
-                   encoded=True)
+    if pg and (not full or Standing.objects.filter(tournament__system=system).exists()):
+        # After a correction, or a replay from scratch of a stored history, most standings come out as they
+        # were: only the differing ones are written (and readers are not held up). A first replay bulk-writes.
+        of_system = f"e.tournament_id IN (SELECT id FROM {Tournament._meta.db_table} WHERE system_id = %s)"  # noqa: S608
+        stale, params = (of_system, [system.code]) if full else ("e.tournament_id = ANY(%s)", [tids])
+        rows_merge(table=table, columns=STANDING_COLUMNS, key=("tournament_id", "player_id"), stale=stale,
+                   params=params, rows=standing_lines(standing_rows), encoded=True)
     else:
         stale = Standing.objects.filter(tournament__system=system) if full else Standing.objects.filter(
             tournament_id__in=tids)
