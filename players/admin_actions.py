@@ -12,7 +12,8 @@ Wiring (players/admin.py and tournaments/admin.py):
         ...   # keeps list_display etc.; the mixin brings the action, blocks "add", keeps reasons out of the audit
 
     class TournamentAdmin(AuditedAdmin):
-        actions = [admin_actions.override_championship, admin_actions.approve_registration_exception]
+        actions = [admin_actions.override_championship, admin_actions.approve_registration_exception,
+                   admin_actions.withdraw_results]
 """
 
 from __future__ import annotations
@@ -79,6 +80,15 @@ def override_championship(modeladmin, request, queryset):
     if tournament is None:
         return None
     return redirect("board:tournament_override", pk=tournament.pk)
+
+
+@admin.action(description=gettext_lazy("Withdraw the results of the selected tournament"))
+def withdraw_results(modeladmin, request, queryset):
+    _require(permissions.can_withdraw_results, request)
+    tournament = _one(modeladmin, request, queryset)
+    if tournament is None:
+        return None
+    return redirect("board:tournament_withdraw", pk=tournament.pk)
 
 
 @admin.action(description=gettext_lazy("Approve a registration exception for the selected tournament"))

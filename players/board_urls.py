@@ -13,6 +13,7 @@ urlpatterns = [
     path("ids/", board_views.ids, name="ids"),
     path("tournaments/", board_views.tournaments, name="tournaments"),
     path("tournaments/<int:pk>/override/", board_views.override, name="tournament_override"),
+    path("tournaments/<int:pk>/withdraw/", board_views.withdraw, name="tournament_withdraw"),
     path("tournaments/<int:pk>/exception/", board_views.exception, name="tournament_exception"),
     path("audit/", board_views.audit, name="audit"),
     path("", include("tournaments.registration_urls")),

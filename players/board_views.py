@@ -25,6 +25,7 @@ from players.governance import (
     sanction_give,
     tournament_exception_approve,
     tournament_override,
+    tournament_results_withdraw,
 )
 from players.models import AuditEntry, Player, RetiredId, Sanction
 from players.services import next_free_id_preview
@@ -89,6 +90,12 @@ class OverrideForm(forms.Form):
         if cleaned.get("counts") and not (cleaned.get("reason") or "").strip():
             self.add_error("reason", _("Give the reason for the decision: it is shown publicly."))
         return cleaned
+
+
+class WithdrawForm(forms.Form):
+    reason = forms.CharField(label=gettext_lazy("Reason (kept in the audit log)"),
+                             widget=forms.Textarea(attrs={"rows": 3}))
+    confirm = forms.BooleanField(label=gettext_lazy("Withdraw these results: the ratings are recomputed without them"))
 
 
 class ExceptionForm(forms.Form):
@@ -235,6 +242,22 @@ def override(request, tournament):
             return redirect("board:tournaments")
     outcome = getattr(tournament, "outcome", None)  # none until the replay has seen the tournament
     return render(request, "board/override.html", {"tournament": tournament, "form": form, "outcome": outcome})
+
+
+@permissions.rule_required(permissions.can_withdraw_results, tournament_kwarg="pk")
+@require_http_methods(["GET", "POST"])
+def withdraw(request, tournament):
+    form = WithdrawForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament_results_withdraw(tournament=tournament, reason=form.cleaned_data["reason"], user=request.user)
+        except GovernanceError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("Results withdrawn; the ratings are being recomputed."))
+            return redirect("board:tournaments")
+    return render(request, "board/withdraw.html", {"tournament": tournament, "form": form,
+                                                   "games": tournament.games.count()})
 
 
 @permissions.rule_required(permissions.can_approve_exception, tournament_kwarg="pk")

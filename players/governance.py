@@ -282,6 +282,39 @@ def tournament_override(*, tournament, counts: bool | None, reason: str, user):
     return tournament
 
 
+def tournament_results_withdraw(*, tournament, reason: str, user):
+    """Take a tournament's results out (a sheet imported by mistake, results the board annuls): its games and
+    registrations go, it is back to announced, and the replay from its end recomputes everything after it. Its
+    standings, outcome and championship points go at once (no replay reads a tournament without results); its
+    rating events stay until that replay replaces them, as only the replay removes events."""
+    from championship.models import ChampionshipResult
+    from ratings.requests import replay_request
+    from tournaments.models import Standing, Tournament, TournamentOutcome
+
+    reason = (reason or "").strip()
+    if not reason:
+        raise GovernanceError("Give the reason for withdrawing the results: it is kept in the audit log.")
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament.status == Tournament.REGISTERED:
+            raise GovernanceError("This tournament has no results to withdraw.")
+        games = tournament.games.count()
+        tournament.games.all().delete()
+        tournament.registrations.all().delete()
+        for derived in (Standing.objects.filter(tournament=tournament),
+                        TournamentOutcome.objects.filter(tournament=tournament),
+                        ChampionshipResult.objects.filter(tournament=tournament)):
+            derived._raw_delete(derived.db)
+        tournament.status = Tournament.REGISTERED
+        tournament.save(update_fields=["status"])
+        audit_record(user=user, action="tournament_results_withdrawn", obj=tournament,
+                     summary=f"Results of tournament {tournament.pk} withdrawn ({games} games)",
+                     changes={"reason": reason, "games": games})
+        replay_request(system=tournament.system_id, since=tournament.end_date,
+                       reason=f"results of tournament {tournament.pk} withdrawn")
+    return tournament
+
+
 def tournament_exception_approve(*, tournament, approved: bool, reason: str, user):
     """Approve (or withdraw) an exception to the registration rules of charter App. 1 §1-2."""
     from ratings.requests import replay_request

@@ -190,6 +190,10 @@ def can_close_year(user) -> bool:
     return is_board(user)
 
 
+def can_withdraw_results(user) -> bool:
+    return is_board(user)
+
+
 def can_view_audit(user) -> bool:
     return is_board(user)
 

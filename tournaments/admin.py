@@ -59,7 +59,8 @@ class TournamentAdmin(RatedFactAdmin):
     autocomplete_fields = ["organising_club", "referees"]
     list_select_related = ["system", "country"]
     inlines = [RegistrationInline]
-    actions = [admin_actions.override_championship, admin_actions.approve_registration_exception]
+    actions = [admin_actions.override_championship, admin_actions.approve_registration_exception,
+               admin_actions.withdraw_results]
     # These decide a replay: they change only through the actions above, which request it and ask a reason.
     readonly_fields = ["counts_override", "override_reason", "exception_approved", "exception_reason", "status"]
 

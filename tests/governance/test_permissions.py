@@ -33,6 +33,7 @@ MATRIX = {
     "view_audit": {"board"},
     "register_tournament": {"referee", "other_referee", "board"},
     "approve_exception": {"board"},
+    "withdraw_results": {"board"},
 }
 
 
@@ -52,6 +53,7 @@ def check(action, user, tournament, entrant):
         "view_audit": lambda: permissions.can_view_audit(user),
         "register_tournament": lambda: permissions.can_register_tournament(user),
         "approve_exception": lambda: permissions.can_approve_exception(user),
+        "withdraw_results": lambda: permissions.can_withdraw_results(user),
     }[action]()
 
 

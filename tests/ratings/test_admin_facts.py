@@ -90,3 +90,34 @@ def test_an_opening_balance_changed_in_the_admin_is_rated_again(admin_client):
     assert (request.since, request.status) == (None, ReplayRequest.DONE)
     assert RatingEvent.objects.filter(player=player).order_by("seq").first().rating_before == 1500
     _scratch_equals_stored()
+
+
+def test_the_board_withdraws_a_tournaments_results_and_everything_after_is_rated_again(admin_client):
+    from championship.models import ChampionshipResult
+    from players.models import AuditEntry
+    from tournaments.models import Standing, TournamentOutcome
+
+    spring = _three_tournaments()
+    url = f"/board/tournaments/{spring.pk}/withdraw/"
+    assert "Withdraw the results of Spring Clash" in admin_client.get(url).content.decode()
+    refused = admin_client.post(url, {"reason": "", "confirm": "on"})
+    assert refused.status_code == 200 and Game.objects.filter(tournament=spring).exists()
+    response = admin_client.post(url, {"reason": "sheet of another event imported by mistake", "confirm": "on"})
+    assert response.status_code == 302
+    spring.refresh_from_db()
+    assert spring.status == Tournament.REGISTERED and not Game.objects.filter(tournament=spring).exists()
+    for derived in (RatingEvent.objects.filter(tournament_id=spring.pk), Standing.objects.filter(tournament=spring),
+                    TournamentOutcome.objects.filter(tournament=spring),
+                    ChampionshipResult.objects.filter(tournament=spring)):
+        assert not derived.exists()
+    assert ReplayRequest.objects.latest("id").since == spring.end_date
+    entry = AuditEntry.objects.get(action="tournament_results_withdrawn")
+    assert entry.changes["reason"] == "sheet of another event imported by mistake"
+    _scratch_equals_stored()
+
+
+def test_only_the_board_withdraws_results(client, django_user_model):
+    spring = _three_tournaments()
+    client.force_login(django_user_model.objects.create_user("referee", password="x-ref-12345"))
+    assert client.post(f"/board/tournaments/{spring.pk}/withdraw/", {"reason": "x", "confirm": "on"}).status_code == 403
+    assert Game.objects.filter(tournament=spring).exists()
