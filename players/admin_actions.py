@@ -73,31 +73,29 @@ def expire_yellow_cards_now(modeladmin, request, queryset):
     modeladmin.message_user(request, _("%(count)d yellow card(s) erased.") % {"count": count}, messages.SUCCESS)
 
 
+def _tournament_page(modeladmin, request, queryset, *, rule, page: str):
+    """The board page `page` of the one selected tournament, for a user the permission `rule` allows."""
+    _require(rule, request)
+    tournament = _one(modeladmin, request, queryset)
+    return None if tournament is None else redirect(page, pk=tournament.pk)
+
+
 @admin.action(description=gettext_lazy("Decide whether the selected tournament counts for the championship"))
 def override_championship(modeladmin, request, queryset):
-    _require(permissions.can_override, request)
-    tournament = _one(modeladmin, request, queryset)
-    if tournament is None:
-        return None
-    return redirect("board:tournament_override", pk=tournament.pk)
+    return _tournament_page(modeladmin, request, queryset, rule=permissions.can_override,
+                            page="board:tournament_override")
 
 
 @admin.action(description=gettext_lazy("Withdraw the results of the selected tournament"))
 def withdraw_results(modeladmin, request, queryset):
-    _require(permissions.can_withdraw_results, request)
-    tournament = _one(modeladmin, request, queryset)
-    if tournament is None:
-        return None
-    return redirect("board:tournament_withdraw", pk=tournament.pk)
+    return _tournament_page(modeladmin, request, queryset, rule=permissions.can_withdraw_results,
+                            page="board:tournament_withdraw")
 
 
 @admin.action(description=gettext_lazy("Approve a registration exception for the selected tournament"))
 def approve_registration_exception(modeladmin, request, queryset):
-    _require(permissions.can_approve_exception, request)
-    tournament = _one(modeladmin, request, queryset)
-    if tournament is None:
-        return None
-    return redirect("board:tournament_exception", pk=tournament.pk)
+    return _tournament_page(modeladmin, request, queryset, rule=permissions.can_approve_exception,
+                            page="board:tournament_exception")
 
 
 class SanctionAdminMixin:

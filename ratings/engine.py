@@ -51,7 +51,8 @@ from __future__ import annotations
 
 import gc
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
@@ -599,9 +600,7 @@ def replay(
     the opening only tells from when it counts as activity for the adjustment. Players neither in
     `start_state` nor in `openings` start from the ruleset's initial rating.
     """
-    paused = gc.isenabled()
-    gc.disable()  # millions of small acyclic tuples: the cyclic collector would scan them for nothing
-    try:
+    with collector_paused():
         return _replay(
             ruleset,
             tournaments=tournaments,
@@ -612,6 +611,17 @@ def replay(
             start_state=start_state or {},
             point=_point_key(after),
         )
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic collector off for a block that holds millions of small acyclic tuples (a history, its
+    standings, its rows): each of its full passes would walk them all for nothing, seconds on a million games.
+    Reference counting frees them. Nests: only the outermost block turns it back on."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
     finally:
         if paused:
             gc.enable()

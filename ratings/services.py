@@ -8,12 +8,10 @@ into one run from the earliest date any of them touches, and marks them done in 
 
 from __future__ import annotations
 
-import gc
 import logging
 import time
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -21,7 +19,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from players.models import SPARE_ID
-from ratings.engine import History, PlayerState, replay
+from ratings.engine import History, PlayerState, collector_paused, replay
 from ratings.facts import Facts, facts_load
 from ratings.history_writer import (
     EVENT_COLUMNS,
@@ -169,22 +167,10 @@ def _same(value):
     return value
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The replay holds millions of small acyclic tuples (facts, history, rows): each full pass of Python's
-    cyclic collector walks them all, seconds lost for nothing on a million games. Reference counting frees them."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
-            gc.enable()
-
-
 def ratings_replay(*, system: RatingSystem, since: date | None = None) -> ReplaySummary:
     """Recompute `system` from `since` (None: from scratch). Run inside a transaction holding the lock."""
-    with _collector_paused():
+    # The collector stays off for the whole replay: facts, history and derived rows all live at once.
+    with collector_paused():
         return _ratings_replay(system, since)
 
 

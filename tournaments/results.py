@@ -13,7 +13,6 @@ for byte, to those of a plain reference (tests/ratings/test_results_equivalence.
 
 from __future__ import annotations
 
-import gc
 import json
 from collections import Counter, defaultdict
 from operator import itemgetter
@@ -21,7 +20,7 @@ from operator import itemgetter
 from django.db import connection
 
 from players.models import SPARE_ID, Club
-from ratings.engine import GameRecord, History
+from ratings.engine import GameRecord, History, collector_paused
 from ratings.facts import Facts
 from ratings.history_writer import copy_text, other_systems, replacing, rows_insert, rows_merge
 from ratings.rulesets import Ruleset
@@ -84,13 +83,8 @@ def tournament_results_rows(
 ) -> tuple[list[tuple], list[tuple]]:
     """(Standing rows in STANDING_COLUMNS order, TournamentOutcome rows in OUTCOME_COLUMNS order) of every
     tournament of `facts`. Pure: reads only its arguments (`facts.info`, `facts.excluded`, the history)."""
-    paused = gc.isenabled()
-    gc.disable()  # hundreds of thousands of small acyclic tuples: the cyclic collector would scan them for nothing
-    try:
+    with collector_paused():  # hundreds of thousands of small acyclic tuples
         return _rows(facts, history, ruleset, club_names)
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _rows(facts: Facts, history: History, ruleset: Ruleset, club_names: dict[int, str]):
