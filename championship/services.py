@@ -4,9 +4,9 @@ A year's totals depend on every result of that year. The replay hands over the s
 computed for the tournaments it went through; their points are computed afresh, the points of the year's
 other counting tournaments are read back as stored, and each touched year's totals are worked out again.
 
-Writing: a replay from scratch empties both tables and writes them in bulk. A replay from a date compares
-with what is stored and writes only the differences: a correction five years back recomputes some 160,000
-results whose points seldom change (only the corrected tournament's, and a few ranks decided by rating).
+Writing: a first replay, into empty tables, writes them in bulk. Any other replay compares with what is
+stored and writes only the differences: a correction five years back recomputes some 160,000 results whose
+points seldom change (only the corrected tournament's, and a few ranks decided by rating).
 """
 
 from __future__ import annotations
@@ -21,13 +21,12 @@ from django.db import connection
 from championship.models import ChampionshipResult, ChampionshipTotal
 from championship.points import Result, international_ranking, round_points, tournament_points, year_totals
 from players.models import Player
-from ratings.history_writer import other_systems, replacing, rows_insert, rows_update
+from ratings.history_writer import COPY_NULL, other_systems, replacing, rows_insert, rows_update
 from tournaments.models import Tournament
 
 # (pool, rank, player, score, scored rounds) of one ranked player
 Placing = tuple[str, int, int, float, int]
 
-_NULL = "\\N"  # COPY text's NULL
 RESULT_COLUMNS = ("tournament_id", "player_id", "year", "points", "counted")
 TOTAL_COLUMNS = ("year", "player_id", "total", "results", "rank", "international", "international_rank",
                  "country_id")
@@ -57,7 +56,7 @@ def championship_refresh(*, system, since: date | None, placings: Mapping[int, S
     bulk = since is None and not ChampionshipResult.objects.exists() and not ChampionshipTotal.objects.exists()
     stored = {} if bulk else _stored_results(first_year)
     # The year's other counting tournaments keep the points they have; only which four count may change.
-    for (tid, player), (_, points, _) in stored.items():
+    for (tid, player), (_, (_, points, _)) in stored.items():
         if tid in info and tid not in replayed:
             end, _, worlds, country = info[tid]
             by_year[end.year].append(Result(player=player, tournament=tid, points=float(points), end=end,
@@ -67,8 +66,8 @@ def championship_refresh(*, system, since: date | None, placings: Mapping[int, S
     if bulk:
         _rewrite(system, results, totals)
     else:
-        _results_sync(stored, results)
-        _totals_sync(first_year, totals)
+        _rows_sync(ChampionshipResult, RESULT_COLUMNS, stored, results)
+        _rows_sync(ChampionshipTotal, TOTAL_COLUMNS, _stored_totals(first_year), totals)
 
 
 def _replayed_results(info: dict, replayed: set[int], placings: Mapping[int, Sequence[Placing]],
@@ -94,12 +93,23 @@ def _from_year(queryset, first_year: int | None):
     return queryset if first_year is None else queryset.filter(year__gte=first_year)
 
 
-def _stored_results(first_year: int | None) -> dict[tuple[int, int], tuple[int, Decimal, bool]]:
-    """(tournament, player) -> (id, points, counted) of the stored results from `first_year` on (None: all)."""
+def _stored_results(first_year: int | None) -> dict[tuple[int, int], tuple[int, tuple]]:
+    """(tournament, player) -> (id, (year, points, counted)) of the stored results from `first_year` on (None: all)."""
     return {
-        (tid, player): (rid, points, counted)
-        for rid, tid, player, points, counted in _from_year(ChampionshipResult.objects, first_year)
-        .order_by().values_list("id", "tournament_id", "player_id", "points", "counted").iterator(chunk_size=20000)
+        (tid, player): (rid, (year, points, counted))
+        for rid, tid, player, year, points, counted in _from_year(ChampionshipResult.objects, first_year)
+        .order_by().values_list("id", "tournament_id", "player_id", "year", "points", "counted")
+        .iterator(chunk_size=20000)
+    }
+
+
+def _stored_totals(first_year: int | None) -> dict[tuple[int, int], tuple[int, tuple]]:
+    """(year, player) -> (id, (total, results, rank, international, international rank, country)) of the stored
+    totals from `first_year` on (None: all)."""
+    return {
+        (year, player): (tid, tuple(values))
+        for tid, year, player, *values in _from_year(ChampionshipTotal.objects, first_year).order_by()
+        .values_list("id", *TOTAL_COLUMNS).iterator(chunk_size=20000)
     }
 
 
@@ -141,41 +151,22 @@ def _rewrite(system, results: dict, totals: dict) -> None:
                     rows=(_total_line(row) for row in rows) if pg else rows, encoded=pg)
 
 
-def _results_sync(stored: dict, results: dict) -> None:
-    """Write only what differs from the stored results (from the replay's first year on)."""
-    table = ChampionshipResult._meta.db_table
+def _rows_sync(model, columns: tuple[str, ...], stored: dict[tuple, tuple[int, tuple]],
+               rows: dict[tuple, tuple]) -> None:
+    """Make the stored rows (key -> (id, values)) the new ones (key -> values), writing only the differences.
+    `columns`: the key's columns, then the values'. A changed total moves the ranks below it; the rest of the
+    year stays as it is."""
+    table = model._meta.db_table
     changed, added = [], []
-    for key, (year, points, counted) in results.items():
-        before = stored.get(key)
-        if before is None:
-            added.append((*key, year, points, counted))
-        elif (before[1], before[2]) != (points, counted):
-            changed.append((before[0], points, counted))
-    _delete_ids(ChampionshipResult, [rid for key, (rid, _, _) in stored.items() if key not in results])
-    rows_update(table=table, key="id", columns=("points", "counted"), rows=changed)
-    rows_insert(table=table, columns=RESULT_COLUMNS, rows=added)
-
-
-def _totals_sync(first_year: int | None, totals: dict) -> None:
-    """Write only the totals that differ from the stored ones (from the replay's first year on): a changed total
-    moves the ranks below it, the rest of the year stays as it is."""
-    table = ChampionshipTotal._meta.db_table
-    stored = {
-        (year, player): (tid, values)
-        for tid, year, player, *values in _from_year(ChampionshipTotal.objects, first_year).order_by()
-        .values_list("id", "year", "player_id", "total", "results", "rank", "international", "international_rank",
-                     "country_id").iterator(chunk_size=20000)
-    }
-    changed, added = [], []
-    for key, values in totals.items():
+    for key, values in rows.items():
         before = stored.get(key)
         if before is None:
             added.append((*key, *values))
-        elif tuple(before[1]) != values:
+        elif before[1] != values:
             changed.append((before[0], *values))
-    _delete_ids(ChampionshipTotal, [tid for key, (tid, _) in stored.items() if key not in totals])
-    rows_update(table=table, key="id", columns=TOTAL_COLUMNS[2:], rows=changed)
-    rows_insert(table=table, columns=TOTAL_COLUMNS, rows=added)
+    _delete_ids(model, [row_id for key, (row_id, _) in stored.items() if key not in rows])
+    rows_update(table=table, key="id", columns=columns[2:], rows=changed)
+    rows_insert(table=table, columns=columns, rows=added)
 
 
 def _delete_ids(model, ids: list[int]) -> None:
@@ -191,5 +182,6 @@ def _result_line(row: tuple) -> str:
 
 def _total_line(row: tuple) -> str:
     year, player, total, results, rank, international, international_rank, country = row
+    international_rank = COPY_NULL if international_rank is None else international_rank
     return (f"{year}\t{player}\t{total}\t{results}\t{rank}\t{'t' if international else 'f'}\t"
-            f"{_NULL if international_rank is None else international_rank}\t{_NULL if country is None else country}")
+            f"{international_rank}\t{COPY_NULL if country is None else country}")

@@ -9,7 +9,7 @@ from datetime import date
 from django.db import connection
 from psycopg.copy import QueuedLibpqWriter
 
-_NULL = "\\N"  # COPY text's NULL
+COPY_NULL = "\\N"  # NULL in COPY text
 EVENT_COLUMNS = (
     "system_id", "player_id", "seq", "kind", "date", "tournament_id", "game_id", "opponent_id", "year",
     "rating_before", "rating_after", "change", "games_before", "opponent_rating", "k", "expected", "score",
@@ -40,7 +40,7 @@ def _game_event_line(code, player, seq, end, tid, gid, opponent, before, change,
     # The history's two million rows go straight to COPY text: no tuple, no value-by-value adaptation. `end` and
     # `played` arrive as ISO text (services._event_rows, dates_as_text).
     return (f"{code}\t{player}\t{seq}\tgame\t{end}\t{tid}\t{gid}\t{opponent}\t\\N\t{before}\t{before + change}"
-            f"\t{change}\t{games}\t{opponent_rating}\t{k}\t{_FLOAT_TEXT[p]}\t{_FLOAT_TEXT[s]}\t{played or _NULL}")
+            f"\t{change}\t{games}\t{opponent_rating}\t{k}\t{_FLOAT_TEXT[p]}\t{_FLOAT_TEXT[s]}\t{played or COPY_NULL}")
 
 
 def _adjustment_event_tuple(code, player, seq, year, before, after, games, played):
@@ -50,7 +50,7 @@ def _adjustment_event_tuple(code, player, seq, year, before, after, games, playe
 
 def _adjustment_event_line(code, player, seq, year, before, after, games, played):
     return (f"{code}\t{player}\t{seq}\tadjustment\t{year}-12-31\t\\N\t\\N\t\\N\t{year}\t{before}\t{after}"
-            f"\t{after - before}\t{games}\t\\N\t\\N\t\\N\t\\N\t{played or _NULL}")
+            f"\t{after - before}\t{games}\t\\N\t\\N\t\\N\t\\N\t{played or COPY_NULL}")
 
 
 def event_encoders():
@@ -105,7 +105,7 @@ _COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\
 def copy_text(value) -> str:
     """One value in PostgreSQL COPY text format (NULL is \\N; strings escaped; floats keep every digit)."""
     if value is None:
-        return "\\N"
+        return COPY_NULL
     if value is True:
         return "t"
     if value is False:

@@ -22,7 +22,7 @@ from django.db import connection
 from players.models import SPARE_ID, Club
 from ratings.engine import GameRecord, History, collector_paused
 from ratings.facts import Facts
-from ratings.history_writer import copy_text, other_systems, replacing, rows_insert, rows_merge
+from ratings.history_writer import COPY_NULL, copy_text, other_systems, replacing, rows_insert, rows_merge
 from ratings.rulesets import Ruleset
 from tournaments.models import Standing, Tournament, TournamentOutcome
 from tournaments.scoring import average_rating, charter_failures_from_rows, performance_rating, standings_from_rows
@@ -203,7 +203,7 @@ def standing_lines(rows):
 
     The columns' types are fixed: ints (never None or bool), floats, strings, and None only in rating_before,
     rating_after and performance."""
-    null = "\\N"
+    null = COPY_NULL
     for tid, pool, rank, player, score, opponents_score, penalty, wins, draws, losses, games, tiebreak, before, \
             after, performance in rows:
         yield (f"{tid}\t{_copy_str(pool)}\t{rank}\t{player}\t{score!r}\t{opponents_score!r}\t{penalty}\t{wins}\t"
