@@ -4,15 +4,18 @@ A year's totals depend on every result of that year. The replay hands over the s
 computed for the tournaments it went through; their points are computed afresh, the points of the year's
 other counting tournaments are read back as stored, and each touched year's totals are worked out again.
 
-Writing: a first replay, into empty tables, writes them in bulk. Any other replay compares with what is
-stored and writes only the differences: a correction five years back recomputes some 160,000 results whose
-points seldom change (only the corrected tournament's, and a few ranks decided by rating).
+Three steps, so that the replay can compute while its other rows are being written (ratings.write_behind):
+`championship_read` reads what is stored before any write, `championship_rows` computes (pure), and
+`championship_write` writes. A first replay, into empty tables, writes in bulk. Any other replay compares with
+what is stored and writes only the differences: a correction five years back recomputes some 160,000 results
+whose points seldom change (only the corrected tournament's, and a few ranks decided by rating).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
@@ -32,49 +35,78 @@ TOTAL_COLUMNS = ("year", "player_id", "total", "results", "rank", "international
                  "country_id")
 
 
-def championship_refresh(*, system, since: date | None, placings: Mapping[int, Sequence[Placing]]) -> None:
-    """Rewrite the points of the tournaments ending on or after `since` and the totals of their years.
+@dataclass
+class Stored:
+    """What a championship refresh reads before it computes: read up front, so that the computation runs while
+    the replay's other rows are being written (ratings.write_behind)."""
 
-    `placings`: those of the counting tournaments the replay has just rewritten (tournament_results_write).
-    """
-    if system.get_ruleset().code not in ("adlg-2018", "adlg-annex-a"):
-        return  # the championship is L'Art de la Guerre's (charter App. 6)
+    since: date | None
+    # The counting tournaments of the replay's first year that the replay does not go through: (end, rounds,
+    # worlds, country); their results keep their points, only which four count may change.
+    kept: dict[int, tuple]
+    results: dict[tuple[int, int], tuple[int, tuple]]  # stored results from the first year (championship_read)
+    totals: dict[tuple[int, int], tuple[int, tuple]]  # stored totals from the first year
+    countries: dict[int, str]
+    bulk: bool  # nothing stored at all (a first replay): write in bulk
+
+
+def championship_applies(system) -> bool:
+    return system.get_ruleset().code in ("adlg-2018", "adlg-annex-a")  # L'Art de la Guerre's (charter App. 6)
+
+
+def championship_read(*, system, since: date | None) -> Stored:
+    """Everything the refresh of `system` from `since` reads, before any of the replay's rows are written."""
     first_year = since.year if since is not None else None
-    tournaments = Tournament.objects.filter(system=system, outcome__counts=True)
-    if first_year is not None:
-        tournaments = tournaments.filter(end_date__gte=date(first_year, 1, 1))
-    info = {
-        tid: (end, rounds, worlds, country)
-        for tid, end, rounds, worlds, country in tournaments.values_list(
-            "id", "end_date", "rounds", "worlds", "country_id")
-    }
-    replayed = {tid for tid, (end, *_) in info.items() if since is None or end >= since}
-    cents: dict[tuple[int, int], Decimal] = {}  # (tournament, player) -> the points as stored, two decimals
-    by_year = _replayed_results(info, replayed, placings, cents)
-    # A first replay (nothing stored) bulk-writes; any other compares with what is stored and writes the
-    # differences, from the replay's first year on (every year when it is a replay from scratch).
+    kept = {}
+    if since is not None:
+        kept = {
+            tid: (end, rounds, worlds, country)
+            for tid, end, rounds, worlds, country in Tournament.objects.filter(
+                system=system, outcome__counts=True, end_date__gte=date(first_year, 1, 1), end_date__lt=since,
+            ).values_list("id", "end_date", "rounds", "worlds", "country_id")
+        }
     bulk = since is None and not ChampionshipResult.objects.exists() and not ChampionshipTotal.objects.exists()
-    stored = {} if bulk else _stored_results(first_year)
-    # The year's other counting tournaments keep the points they have; only which four count may change.
-    for (tid, player), (_, (_, points, _)) in stored.items():
-        if tid in info and tid not in replayed:
-            end, _, worlds, country = info[tid]
+    return Stored(
+        since=since, kept=kept,
+        results={} if bulk else _stored_results(first_year),
+        totals={} if bulk else _stored_totals(first_year),
+        countries=dict(Player.objects.exclude(country__isnull=True).values_list("id", "country_id")),
+        bulk=bulk,
+    )
+
+
+def championship_rows(*, stored: Stored, replayed: Mapping[int, tuple], placings: Mapping[int, Sequence[Placing]]
+                      ) -> tuple[dict, dict]:
+    """The result and total rows from the replay's first year on. Pure.
+
+    `replayed`: the counting tournaments the replay went through, (end, rounds, worlds, country);
+    `placings`: their ranked players (tournaments.results.placings_of)."""
+    cents: dict[tuple[int, int], Decimal] = {}  # (tournament, player) -> the points as stored, two decimals
+    by_year = _replayed_results(replayed, placings, cents)
+    for (tid, player), (_, (_, points, _)) in stored.results.items():
+        if tid in stored.kept:
+            end, _, worlds, country = stored.kept[tid]
             by_year[end.year].append(Result(player=player, tournament=tid, points=float(points), end=end,
                                             country=country, worlds=worlds))
             cents[tid, player] = points
-    results, totals = _rows(by_year, cents)
-    if bulk:
+    return _rows(by_year, cents, stored.countries)
+
+
+def championship_write(*, system, stored: Stored, rows: tuple[dict, dict]) -> None:
+    """A first replay (nothing stored) bulk-writes; any other compares with what is stored and writes the
+    differences, from the replay's first year on (every year when it is a replay from scratch)."""
+    results, totals = rows
+    if stored.bulk:
         _rewrite(system, results, totals)
     else:
-        _rows_sync(ChampionshipResult, RESULT_COLUMNS, stored, results)
-        _rows_sync(ChampionshipTotal, TOTAL_COLUMNS, _stored_totals(first_year), totals)
+        _rows_sync(ChampionshipResult, RESULT_COLUMNS, stored.results, results)
+        _rows_sync(ChampionshipTotal, TOTAL_COLUMNS, stored.totals, totals)
 
 
-def _replayed_results(info: dict, replayed: set[int], placings: Mapping[int, Sequence[Placing]],
+def _replayed_results(replayed: Mapping[int, tuple], placings: Mapping[int, Sequence[Placing]],
                       cents: dict[tuple[int, int], Decimal]) -> dict[int, list[Result]]:
     by_year: dict[int, list[Result]] = defaultdict(list)
-    for tid in replayed:
-        end, rounds, worlds, country = info[tid]
+    for tid, (end, rounds, worlds, country) in replayed.items():
         pool_sizes: dict[str, int] = defaultdict(int)
         for pool, *_ in placings.get(tid, ()):
             pool_sizes[pool] += 1
@@ -113,12 +145,11 @@ def _stored_totals(first_year: int | None) -> dict[tuple[int, int], tuple[int, t
     }
 
 
-def _rows(by_year: dict[int, list[Result]], cents: dict[tuple[int, int], Decimal]
+def _rows(by_year: dict[int, list[Result]], cents: dict[tuple[int, int], Decimal], countries: dict[int, str]
           ) -> tuple[dict[tuple[int, int], tuple], dict[tuple[int, int], tuple]]:
     """The result rows {(tournament, player): (year, points, counted)} and the total rows
     {(year, player): (total, results, rank, international, international rank, country)} of `by_year`;
     `cents` holds each result's points as stored."""
-    countries = dict(Player.objects.exclude(country__isnull=True).values_list("id", "country_id"))
     results, totals = {}, {}
     for year, year_results in sorted(by_year.items()):
         year_total_list = year_totals(year_results, year=year)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import date
 
 from django.db import connection
 from psycopg.copy import QueuedLibpqWriter
+
+from ratings.copy_binary import BinaryCopy
 
 COPY_NULL = "\\N"  # NULL in COPY text
 EVENT_COLUMNS = (
@@ -17,51 +18,9 @@ EVENT_COLUMNS = (
 )
 
 
-def _game_event_tuple(code, player, seq, end, tid, gid, opponent, before, change, games, opponent_rating, k, p, s,
-                      played):
-    return (code, player, seq, "game", end, tid, gid, opponent, None, before, before + change, change, games,
-            opponent_rating, k, p, s, played)
-
-
-class _FloatText(dict):
-    """repr of a float, kept: expected scores come from the engine's table of a few hundred, results from a
-    handful, and repr costs more than a dict lookup on two million rows."""
-
-    def __missing__(self, value: float) -> str:
-        self[value] = text = repr(value)
-        return text
-
-
-_FLOAT_TEXT = _FloatText()
-
-
-def _game_event_line(code, player, seq, end, tid, gid, opponent, before, change, games, opponent_rating, k, p, s,
-                     played):
-    # The history's two million rows go straight to COPY text: no tuple, no value-by-value adaptation. `end` and
-    # `played` arrive as ISO text (services._event_rows, dates_as_text).
-    return (f"{code}\t{player}\t{seq}\tgame\t{end}\t{tid}\t{gid}\t{opponent}\t\\N\t{before}\t{before + change}"
-            f"\t{change}\t{games}\t{opponent_rating}\t{k}\t{_FLOAT_TEXT[p]}\t{_FLOAT_TEXT[s]}\t{played or COPY_NULL}")
-
-
-def _adjustment_event_tuple(code, player, seq, year, before, after, games, played):
-    return (code, player, seq, "adjustment", date(year, 12, 31), None, None, None, year, before, after,
-            after - before, games, None, None, None, None, played)
-
-
-def _adjustment_event_line(code, player, seq, year, before, after, games, played):
-    return (f"{code}\t{player}\t{seq}\tadjustment\t{year}-12-31\t\\N\t\\N\t\\N\t{year}\t{before}\t{after}"
-            f"\t{after - before}\t{games}\t\\N\t\\N\t\\N\t\\N\t{played or COPY_NULL}")
-
-
-def event_encoders():
-    """(game, adjustment) row makers in EVENT_COLUMNS order: COPY text lines on PostgreSQL, tuples elsewhere."""
-    if connection.vendor == "postgresql":
-        return _game_event_line, _adjustment_event_line, True
-    return _game_event_tuple, _adjustment_event_tuple, False
-
-
 def rows_insert(*, table: str, columns: Sequence[str], rows: Iterable, encoded: bool = False) -> int:
-    """Insert plain tuples into `table` (or, with `encoded`, COPY text lines); returns the rows written."""
+    """Insert plain tuples into `table` (or, with `encoded`, COPY text lines; or a BinaryCopy, PostgreSQL only);
+    returns the rows written."""
     column_list = ", ".join(connection.ops.quote_name(c) for c in columns)
     count = 0
     with connection.cursor() as cursor:
@@ -72,6 +31,11 @@ def rows_insert(*, table: str, columns: Sequence[str], rows: Iterable, encoded: 
             # adapts value by value and costs three times as much on the history's millions of rows.
             # A writer thread sends the blocks, so PostgreSQL ingests one while Python encodes the next.
             statement = f"COPY {connection.ops.quote_name(table)} ({column_list}) FROM STDIN"  # noqa: S608
+            if isinstance(rows, BinaryCopy):
+                with raw.copy(f"{statement} (FORMAT BINARY)", writer=QueuedLibpqWriter(raw)) as copy:
+                    for block in rows:
+                        copy.write(block)
+                return len(rows)
             with raw.copy(statement, writer=QueuedLibpqWriter(raw)) as copy:
                 block: list[str] = []
                 for row in rows:

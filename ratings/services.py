@@ -20,10 +20,10 @@ from django.utils import timezone
 
 from players.models import SPARE_ID
 from ratings.engine import History, PlayerState, collector_paused, replay
+from ratings.event_columns import EventColumns, event_columns
 from ratings.facts import Facts, facts_load
 from ratings.history_writer import (
     EVENT_COLUMNS,
-    event_encoders,
     indexes_suspended,
     other_systems,
     replacing,
@@ -33,6 +33,7 @@ from ratings.history_writer import (
 )
 from ratings.models import PlayerRating, RatingCount, RatingEvent, RatingSystem, ReplayLock, ReplayRequest
 from ratings.ranks import rank_for
+from ratings.write_behind import write_behind
 
 logger = logging.getLogger(__name__)
 # More new current ratings than this in one replay: their indexes are rebuilt rather than maintained.
@@ -106,65 +107,15 @@ def _as_date(value) -> date | None:
     return date.fromisoformat(str(value))
 
 
-def _event_rows(system: RatingSystem, facts: Facts, history: History, *, first_seq: int,
-                start_games: dict[int, int], start_played: dict[int, date | None], game_row, adjustment_row,
-                dates_as_text: bool):
-    """Expand the engine's records to one event row per player per game (and per adjustment), in order, each
-    with the player's game count and last rated game before it (the engine's state, as it moves).
-
-    `game_row` and `adjustment_row` make each row (history_writer.event_encoders: tuples, or COPY lines). With
-    `dates_as_text` the dates travel as ISO text (COPY lines): made once per tournament, not once per row, and
-    compared as text (ISO dates sort as the days do).
-    """
-    ruleset = system.get_ruleset()
-    values = ruleset.result_values
-    info = facts.info
-    day = str if dates_as_text else _same
-    end_of = {tid: day(t.end) for tid, t in info.items()}
-    results = {g[0]: g[5] for t in info.values() for g in t.games}
-    games_count = dict(start_games)
-    played = {player: None if last is None else day(last) for player, last in start_played.items()}
-    adjustments = history.adjustments
-    code = system.code
-    seq = first_seq
-    adj_index = 0
-    n_adj = len(adjustments)
-    never = day(date.max)
-    # The day of the next adjustment, compared with each game's date (one date per adjustment).
-    next_adjustment = day(date(adjustments[0][0], 12, 31)) if adjustments else never
-    for gid, tid, a, b, before_a, change_a, k_a, before_b, change_b, k_b, p_a, _, _ in history.games:
-        end = end_of[tid]
-        while next_adjustment < end:
-            year, player, before, after = adjustments[adj_index]
-            yield adjustment_row(code, player, seq, year, before, after, games_count.get(player, 0),
-                                 played.get(player))
-            seq += 1
-            adj_index += 1
-            next_adjustment = day(date(adjustments[adj_index][0], 12, 31)) if adj_index < n_adj else never
-        s_a, s_b = values[results[gid]]
-        if a != SPARE_ID:
-            games_a = games_count.get(a, 0)
-            yield game_row(code, a, seq, end, tid, gid, b, before_a, change_a, games_a, before_b, k_a, p_a, s_a,
-                           played.get(a))
-            games_count[a] = games_a + 1
-            played[a] = end
-            seq += 1
-        if b != SPARE_ID:
-            games_b = games_count.get(b, 0)
-            yield game_row(code, b, seq, end, tid, gid, a, before_b, change_b, games_b, before_a, k_b, 1.0 - p_a,
-                           s_b, played.get(b))
-            games_count[b] = games_b + 1
-            played[b] = end
-            seq += 1
-    while adj_index < n_adj:
-        year, player, before, after = adjustments[adj_index]
-        yield adjustment_row(code, player, seq, year, before, after, games_count.get(player, 0), played.get(player))
-        seq += 1
-        adj_index += 1
-
-
-def _same(value):
-    return value
+def _event_columns(system: RatingSystem, facts: Facts, history: History, *, first_seq: int,
+                   start_games: dict[int, int], start_played: dict[int, date | None]) -> EventColumns:
+    """The engine's records expanded to one event row per player per game (and per adjustment), in order."""
+    return event_columns(
+        code=system.code, games=history.games, adjustments=history.adjustments,
+        end_of={tid: t.end for tid, t in facts.info.items()},
+        result_of={g[0]: g[5] for t in facts.info.values() for g in t.games},
+        values=system.get_ruleset().result_values, first_seq=first_seq, start_games=start_games,
+        start_played=start_played, spare=SPARE_ID)
 
 
 def ratings_replay(*, system: RatingSystem, since: date | None = None) -> ReplaySummary:
@@ -175,8 +126,8 @@ def ratings_replay(*, system: RatingSystem, since: date | None = None) -> Replay
 
 
 def _ratings_replay(system: RatingSystem, since: date | None) -> ReplaySummary:
-    from championship.services import championship_refresh
-    from tournaments.results import tournament_results_write
+    from championship.services import championship_applies, championship_read, championship_rows, championship_write
+    from tournaments.results import club_names, counting_placings, tournament_results_rows, tournament_results_write
 
     started = time.perf_counter()
     ruleset = system.get_ruleset()
@@ -207,27 +158,32 @@ def _ratings_replay(system: RatingSystem, since: date | None) -> ReplaySummary:
         after=(since - timedelta(days=1)) if since is not None else None,
     )
     start_played = {player: state.last_played for player, state in start_state.items()}
-    written = _events_rewrite(system, since, _event_rows(
-        system, facts, history, first_seq=last_seq + 1, start_games=start_games, start_played=start_played,
-        **_row_makers()))
-    _player_ratings_sync(system, ruleset, history, start_state, facts, stored_is_start=at_head)
-    placings = tournament_results_write(system=system, facts=facts, history=history, full=since is None)
-    championship_refresh(system=system, since=since, placings=placings)
+    events = _event_columns(system, facts, history, first_seq=last_seq + 1, start_games=start_games,
+                            start_played=start_played)
+    clubs = club_names()
+    championship = championship_read(system=system, since=since) if championship_applies(system) else None
+    # Every write runs behind, in order, on a second thread (same transaction): PostgreSQL ingests the history
+    # and builds its indexes while this thread works out the standings, then the championship.
+    with write_behind() as behind:
+        written = behind.submit(_events_rewrite, system, since, events)
+        behind.submit(_player_ratings_sync, system, ruleset, history, start_state, facts, stored_is_start=at_head)
+        results = tournament_results_rows(facts=facts, history=history, ruleset=ruleset, club_names=clubs)
+        behind.submit(tournament_results_write, system=system, facts=facts, results=results, full=since is None)
+        if championship is not None:
+            counting, placings = counting_placings(facts, results)
+            rows = championship_rows(stored=championship, replayed=counting, placings=placings)
+            behind.submit(championship_write, system=system, stored=championship, rows=rows)
     elapsed = time.perf_counter() - started
-    summary = ReplaySummary(system.code, since, len(history.games), written, elapsed)
+    summary = ReplaySummary(system.code, since, len(history.games), written.result(), elapsed)
     logger.info("replayed %s since %s: %d games, %d events in %.2fs", system.code, since, summary.games,
-                written, elapsed)
+                summary.events, elapsed)
     return summary
 
 
-def _row_makers() -> dict:
-    game_row, adjustment_row, lines = event_encoders()
-    return {"game_row": game_row, "adjustment_row": adjustment_row, "dates_as_text": lines}
-
-
-def _events_rewrite(system: RatingSystem, since: date | None, rows) -> int:
-    """Replace the system's events from `since` on (all of them when None) by `rows`."""
+def _events_rewrite(system: RatingSystem, since: date | None, events: EventColumns) -> int:
+    """Replace the system's events from `since` on (all of them when None) by `events`."""
     table = RatingEvent._meta.db_table
+    rows = events.binary_copy() if connection.vendor == "postgresql" else events.tuples()
     events = RatingEvent.objects.filter(system=system)
     full = since is None
     if connection.vendor == "postgresql" and (not full or events.exists()):
@@ -237,12 +193,12 @@ def _events_rewrite(system: RatingSystem, since: date | None, rows) -> int:
         stale, params = ("e.system_id = %s", [system.code]) if full else (
             "e.system_id = %s AND e.date >= %s", [system.code, since])
         return rows_merge(table=table, columns=EVENT_COLUMNS, key=("system_id", "seq", "player_id"), stale=stale,
-                          params=params, rows=rows, encoded=True)
+                          params=params, rows=rows)
     stale = events if full else events.filter(date__gte=since)
     # By the other systems' codes, not "not this one": that would scan two million rows for nothing.
     whole = full and not RatingEvent.objects.filter(system_id__in=other_systems(system)).exists()
     with replacing(table=table, stale=stale, full=full, whole=whole):
-        return rows_insert(table=table, columns=EVENT_COLUMNS, rows=rows, encoded=event_encoders()[2])
+        return rows_insert(table=table, columns=EVENT_COLUMNS, rows=rows)
 
 
 def _player_ratings_sync(system, ruleset, history: History, start_state, facts: Facts, *,

@@ -1,8 +1,9 @@
 """Standings, performance ratings and charter outcome of the tournaments a replay went through.
 
-Reads nothing: the replay hands over the facts it loaded and the engine's history; `tournament_results_rows`
-calls the pure scoring rules and returns the derived rows of exactly those tournaments, and
-`tournament_results_write` replaces them in the database.
+Reads nothing but the clubs' names: the replay hands over the facts it loaded and the engine's history;
+`tournament_results_rows` calls the pure scoring rules and returns the derived rows of exactly those
+tournaments (the replay computes them while its history is being written), and `tournament_results_write`
+replaces them in the database.
 
 Speed: this runs for every tournament of a full replay (a million games; bench/standings.py). The standings
 work on the facts' own tuples (`tournaments.scoring.standings_from_rows`) and the rated games are read in one
@@ -40,17 +41,18 @@ _RATED_FIELDS = itemgetter(*(GameRecord._fields.index(name) for name in (
 _TOURNAMENT = itemgetter(GameRecord._fields.index("tournament"))
 
 
-def tournament_results_write(*, facts: Facts, history: History, system, full: bool = False) -> dict[int, list[tuple]]:
-    """Write the standings and outcomes of the tournaments of `facts`; return their placings
-    {tournament: [(pool, rank, player, score, scored rounds)]} for the championship, so it need not read
-    back the rows just written. `full`: facts hold every tournament of the system (a replay from scratch)."""
-    ruleset = system.get_ruleset()
+def club_names() -> dict[int, str]:
+    """What `tournament_results_rows` needs of the clubs (the charter's one-club rule)."""
+    return dict(Club.objects.values_list("id", "name"))
+
+
+def tournament_results_write(*, facts: Facts, results: tuple[list[tuple], list[tuple]], system,
+                             full: bool = False) -> None:
+    """Write the standings and outcomes (`results`, from tournament_results_rows) of the tournaments of `facts`.
+    `full`: facts hold every tournament of the system (a replay from scratch)."""
     tids = list(facts.info)
     TournamentOutcome.objects.filter(tournament_id__in=tids)._raw_delete(TournamentOutcome.objects.db)
-    club_names = dict(Club.objects.values_list("id", "name"))
-    standing_rows, outcome_rows = tournament_results_rows(
-        facts=facts, history=history, ruleset=ruleset, club_names=club_names
-    )
+    standing_rows, outcome_rows = results
     table = Standing._meta.db_table
     pg = connection.vendor == "postgresql"
     if pg and (not full or Standing.objects.filter(tournament__system=system).exists()):
@@ -70,12 +72,24 @@ def tournament_results_write(*, facts: Facts, history: History, system, full: bo
                         **({"rows": standing_lines(standing_rows), "encoded": True} if pg else {"rows": standing_rows}))
     rows_insert(table=TournamentOutcome._meta.db_table, columns=OUTCOME_COLUMNS, rows=outcome_rows)
     Tournament.objects.filter(pk__in=tids, status=Tournament.RECEIVED).update(status=Tournament.RATED)
-    counting = {row[0] for row in outcome_rows if row[-1]}
+
+
+def counting_placings(facts: Facts, results: tuple[list[tuple], list[tuple]]
+                      ) -> tuple[dict[int, tuple], dict[int, list[tuple]]]:
+    """What the championship needs of `results` (tournament_results_rows): the tournaments that count,
+    {tournament: (end, rounds, worlds, country)}, and their placings {tournament: [(pool, rank, player, score,
+    scored rounds)]}. Pure: the championship need not read back the rows being written."""
+    standing_rows, outcome_rows = results
+    counting = {}
+    for row in outcome_rows:
+        if row[-1]:
+            t = facts.info[row[0]]
+            counting[t.id] = (t.end, t.rounds, t.worlds, t.country)
     placings: dict[int, list[tuple]] = defaultdict(list)
     for row in standing_rows:
         if row[0] in counting:
             placings[row[0]].append((row[1], row[2], row[3], row[4], row[10]))
-    return placings
+    return counting, placings
 
 
 def tournament_results_rows(

@@ -1,0 +1,114 @@
+"""PostgreSQL's binary COPY format, laid out from columns (numpy arrays) instead of row by row.
+
+Why: PostgreSQL ingests the history's two million rows twice as fast in binary as in text (no number, float or
+date to parse: 3.6 s against 7.6 s at a million games), and numpy lays out a million fixed-size rows with one
+assignment per column where Python would format a line per row.
+
+A binary row is an int16 field count, then per field an int32 byte length (-1 for NULL, no bytes follow) and
+the value in network byte order. Rows whose NULLs and text lengths agree share one layout: each such group is a
+numpy structured array, and the groups are sent one after the other (a table has no row order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+import numpy as np
+
+_SIGNATURE = b"PGCOPY\n\xff\r\n\x00" + bytes(8)  # signature, flags (no OIDs), header extension length 0
+_TRAILER = b"\xff\xff"
+_VALUE_TYPES = {"int2": ">i2", "int4": ">i4", "int8": ">i8", "float8": ">f8", "date": ">i4", "bool": "?"}
+PG_EPOCH = date(2000, 1, 1).toordinal()  # binary dates count days from it
+_MAX_TEXT = 4096  # text values are grouped by byte width, below this
+_BLOCK_ROWS = 100_000  # rows per block handed to COPY: the writer thread sends one while the next is laid out
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column: `pgtype` is the table column's type (int2, int4, int8, float8, date, bool or text);
+    `values` a numpy array (dates as days from PG_EPOCH, text as bytes) or one value for every row;
+    `nulls` a boolean array marking NULLs, or None when the column has none."""
+
+    pgtype: str
+    values: object
+    nulls: np.ndarray | None = None
+
+
+class BinaryCopy:
+    """The COPY data of `rows` rows made of `columns`, in table column order; iterating yields bytes blocks."""
+
+    def __init__(self, columns: Sequence[Column], rows: int) -> None:
+        for column in columns:
+            if column.pgtype != "text" and column.pgtype not in _VALUE_TYPES:
+                raise ValueError(f"no binary COPY encoding for {column.pgtype}")
+        self.columns = list(columns)
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return self.rows
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield _SIGNATURE
+        for rows, layout in self._groups():
+            for start in range(0, len(rows), _BLOCK_ROWS):
+                yield self._block(rows[start:start + _BLOCK_ROWS], layout)
+        yield _TRAILER
+
+    def _groups(self) -> list[tuple[np.ndarray, tuple]]:
+        """(row indices, layout) of each group of rows sharing one layout. A layout holds, per column, None for
+        NULL, ("text", byte width) for text, else the numpy type of the value."""
+        key = np.zeros(self.rows, dtype=np.int64)
+        for column in self.columns:
+            if column.nulls is not None:
+                key = key * 2 + column.nulls
+            if column.pgtype == "text" and isinstance(column.values, np.ndarray):
+                widths = np.char.str_len(column.values)
+                if len(widths) and widths.max() >= _MAX_TEXT:
+                    raise ValueError(f"text longer than {_MAX_TEXT - 1} bytes")
+                key = key * _MAX_TEXT + widths
+        groups = []
+        for value in np.unique(key):
+            rows = np.flatnonzero(key == value)
+            groups.append((rows, tuple(self._layout(column, rows[0]) for column in self.columns)))
+        return groups
+
+    @staticmethod
+    def _layout(column: Column, row: int):
+        if column.nulls is not None and column.nulls[row]:
+            return None
+        if column.pgtype == "text":
+            value = column.values[row] if isinstance(column.values, np.ndarray) else _as_bytes(column.values)
+            return ("text", len(value))
+        return _VALUE_TYPES[column.pgtype]
+
+    def _block(self, rows: np.ndarray, layout: tuple) -> bytes:
+        fields = [("count", ">i2")]
+        for i, kind in enumerate(layout):
+            fields.append((f"length{i}", ">i4"))
+            if kind is not None:
+                fields.append((f"value{i}", f"S{kind[1]}" if isinstance(kind, tuple) else kind))
+        block = np.empty(len(rows), dtype=np.dtype(fields))
+        block["count"] = len(layout)
+        for i, (column, kind) in enumerate(zip(self.columns, layout, strict=True)):
+            if kind is None:
+                block[f"length{i}"] = -1
+                continue
+            values = column.values[rows] if isinstance(column.values, np.ndarray) else column.values
+            if isinstance(kind, tuple):
+                block[f"length{i}"] = kind[1]
+                block[f"value{i}"] = values if isinstance(values, np.ndarray) else _as_bytes(values)
+            else:
+                block[f"length{i}"] = np.dtype(kind).itemsize
+                block[f"value{i}"] = values
+        return block.tobytes()
+
+
+def _as_bytes(value) -> bytes:
+    return value if isinstance(value, bytes) else str(value).encode()
+
+
+def pg_days(ordinals: np.ndarray) -> np.ndarray:
+    """Days from PostgreSQL's epoch, for `date` columns, from proleptic Gregorian ordinals."""
+    return ordinals - PG_EPOCH

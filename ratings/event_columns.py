@@ -1,0 +1,217 @@
+"""The history's event rows as columns: one row per player per rated game and per inactivity adjustment, in
+history order, each with the player's rated games and last rated game before it (RULES.md §3).
+
+Why columns: a full replay writes two million such rows. numpy expands the engine's records into them with a
+few array operations where a Python loop kept each player's count and date row by row (4.6 s at a million
+games), and binary COPY (ratings.copy_binary) takes the arrays as they are. SQLite takes them as tuples.
+
+Order: the engine lists games in replay order; the adjustment of year Y follows every game of a tournament
+ending on or before 31 December Y (its replay point, ratings.engine) and precedes the later ones, players in
+the engine's order. A game gives player A's row, then player B's; the spare (ID 99) gets none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from datetime import date
+from itertools import chain
+
+import numpy as np
+
+from ratings.copy_binary import BinaryCopy, Column, pg_days
+
+# Field positions in the engine's game records (ratings.engine.GameRecord).
+_GAME, _TOURNAMENT, _A, _B, _BEFORE_A, _CHANGE_A, _K_A, _BEFORE_B, _CHANGE_B, _K_B, _P_A = range(11)
+
+
+@dataclass(frozen=True)
+class EventColumns:
+    """The rows in EVENT_COLUMNS order (ratings.history_writer), one array per column, dates as ordinals.
+
+    `is_game` tells game rows from adjustment rows: an adjustment has no tournament, game, opponent, opponent
+    rating, K, expected score or result value; a game row has no year. `last_played` is 0 where the player
+    had no rated game yet."""
+
+    code: str
+    player: np.ndarray
+    seq: np.ndarray
+    is_game: np.ndarray
+    day: np.ndarray
+    tournament: np.ndarray
+    game: np.ndarray
+    opponent: np.ndarray
+    year: np.ndarray
+    before: np.ndarray
+    after: np.ndarray
+    change: np.ndarray
+    games_before: np.ndarray
+    opponent_rating: np.ndarray
+    k: np.ndarray
+    expected: np.ndarray
+    score: np.ndarray
+    last_played: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.seq)
+
+    def binary_copy(self) -> BinaryCopy:
+        """The rows as binary COPY data for the rating event table (its column types, in EVENT_COLUMNS order)."""
+        adjustment = ~self.is_game
+        never = self.last_played == 0
+        return BinaryCopy([
+            Column("text", self.code),
+            Column("int4", self.player),
+            Column("int8", self.seq),
+            Column("text", np.where(self.is_game, b"game", b"adjustment")),
+            Column("date", pg_days(self.day)),
+            Column("int8", self.tournament, adjustment),
+            Column("int8", self.game, adjustment),
+            Column("int4", self.opponent, adjustment),
+            Column("int2", self.year, self.is_game),
+            Column("int4", self.before),
+            Column("int4", self.after),
+            Column("int4", self.change),
+            Column("int4", self.games_before),
+            Column("int4", self.opponent_rating, adjustment),
+            Column("int2", self.k, adjustment),
+            Column("float8", self.expected, adjustment),
+            Column("float8", self.score, adjustment),
+            Column("date", pg_days(self.last_played), never),
+        ], len(self))
+
+    def tuples(self) -> Iterator[tuple]:
+        """The rows as Python tuples in EVENT_COLUMNS order (None for NULL, dates as dates)."""
+        days: dict[int, date] = {}
+
+        def day(ordinal: int) -> date | None:
+            if ordinal == 0:
+                return None
+            value = days.get(ordinal)
+            if value is None:
+                value = days[ordinal] = date.fromordinal(ordinal)
+            return value
+
+        columns = (self.player, self.seq, self.is_game, self.day, self.tournament, self.game, self.opponent,
+                   self.year, self.before, self.after, self.change, self.games_before, self.opponent_rating, self.k,
+                   self.expected, self.score, self.last_played)
+        code = self.code
+        for (player, seq, is_game, on, tid, gid, opponent, year, before, after, change, games, opponent_rating, k,
+             expected, score, played) in zip(*(column.tolist() for column in columns), strict=True):
+            if is_game:
+                yield (code, player, seq, "game", day(on), tid, gid, opponent, None, before, after, change, games,
+                       opponent_rating, k, expected, score, day(played))
+            else:
+                yield (code, player, seq, "adjustment", day(on), None, None, None, year, before, after, change,
+                       games, None, None, None, None, day(played))
+
+
+def event_columns(*, code: str, games: list[tuple], adjustments: list[tuple], end_of: Mapping[int, date],
+                  result_of: Mapping[int, str], values: Mapping[str, tuple[float, float]], first_seq: int,
+                  start_games: Mapping[int, int], start_played: Mapping[int, date | None],
+                  spare: int) -> EventColumns:
+    """Expand the engine's game records (`games`, replay order) and `adjustments` (year, player, before, after)
+    into event rows numbered from `first_seq`.
+
+    `end_of`: each tournament's end date; `result_of`: each game's result code and `values` each code's result
+    values (A, B); `start_games` and `start_played`: the players' rated games and last rated game before the
+    first row (none: 0 games, never played)."""
+    n = len(games)
+    # Every field of every record in one pass, as floats (IDs, ratings and counts are far below 2**53: exact).
+    width = len(games[0]) if n else _P_A + 1
+    records = np.fromiter(chain.from_iterable(games), dtype=np.float64, count=n * width).reshape(n, width)
+    gid, tid, a, b, before_a, change_a, k_a, before_b, change_b, k_b = np.array(records[:, :_P_A].T, dtype=np.int64)
+    p_a = np.array(records[:, _P_A])
+    end = _ordinals_of(tid, end_of)
+    if n and np.any(np.diff(end) < 0):
+        raise ValueError("game records are not in replay order")
+    codes = sorted(values)
+    code_index = {result: i for i, result in enumerate(codes)}
+    result = np.array([code_index[result_of[g]] for g in gid.tolist()], dtype=np.int64)
+    s_a = np.array([values[c][0] for c in codes] or [0.0], dtype=np.float64)[result]
+    s_b = np.array([values[c][1] for c in codes] or [0.0], dtype=np.float64)[result]
+
+    year, adjusted, adj_before, adj_after = (np.array([row[i] for row in adjustments], dtype=np.int64)
+                                             for i in range(4))
+    new_year = _ordinals_of(year, {y: date(y, 12, 31) for y in set(year.tolist())})
+    # Each adjustment goes before the first game of a tournament ending after its 31 December.
+    games_before_adjustment = np.searchsorted(end, new_year, side="right")
+
+    on_a, on_b = a != spare, b != spare
+    m, count_a = len(adjustments), int(on_a.sum())
+    count_b = int(on_b.sum())
+    zeros = np.zeros(m, dtype=np.int64)
+    index = np.arange(n, dtype=np.int64)
+    position = np.concatenate([3 * index[on_a] + 1, 3 * index[on_b] + 2, 3 * games_before_adjustment])
+    order = np.argsort(position, kind="stable")
+
+    def column(side_a, side_b, adjustment) -> np.ndarray:
+        return np.concatenate([side_a[on_a], side_b[on_b], adjustment])[order]
+
+    player = column(a, b, adjusted)
+    is_game = np.concatenate([np.ones(count_a + count_b, dtype=bool), np.zeros(m, dtype=bool)])[order]
+    day = column(end, end, new_year)
+    before = column(before_a, before_b, adj_before)
+    change = column(change_a, change_b, adj_after - adj_before)
+    games_before, last_played = _player_cumulations(player, is_game, day, start_games, start_played)
+    return EventColumns(
+        code=code,
+        player=player,
+        seq=np.arange(first_seq, first_seq + len(player), dtype=np.int64),
+        is_game=is_game,
+        day=day,
+        tournament=column(tid, tid, zeros),
+        game=column(gid, gid, zeros),
+        opponent=column(b, a, zeros),
+        year=column(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), year),
+        before=before,
+        after=before + change,
+        change=change,
+        games_before=games_before,
+        opponent_rating=column(before_b, before_a, zeros),
+        k=column(k_a, k_b, zeros),
+        expected=column(p_a, 1.0 - p_a, np.zeros(m)),
+        score=column(s_a, s_b, np.zeros(m)),
+        last_played=last_played,
+    )
+
+
+def _ordinals_of(keys: np.ndarray, dates: Mapping[int, date]) -> np.ndarray:
+    """The ordinal of `dates[key]` for each key (one lookup per distinct key)."""
+    distinct, inverse = np.unique(keys, return_inverse=True)
+    ordinals = np.array([dates[key].toordinal() for key in distinct.tolist()], dtype=np.int64)
+    return ordinals[inverse] if len(keys) else np.zeros(0, dtype=np.int64)
+
+
+def _player_cumulations(player: np.ndarray, is_game: np.ndarray, day: np.ndarray, start_games: Mapping[int, int],
+                        start_played: Mapping[int, date | None]) -> tuple[np.ndarray, np.ndarray]:
+    """Per row: the player's rated games before it (start count + earlier game rows) and the ordinal of the
+    player's last rated game before it (the latest earlier game row, else the start date, else 0)."""
+    if not len(player):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    players, group = np.unique(player, return_inverse=True)
+    first_games = np.array([start_games.get(p, 0) for p in players.tolist()], dtype=np.int64)
+    first_played = np.array([_ordinal(start_played.get(p)) for p in players.tolist()], dtype=np.int64)
+    # Rows grouped by player, in history order within each group (a stable sort keeps it).
+    by_player = np.argsort(group, kind="stable")
+    grouped = group[by_player]
+    games = is_game[by_player].astype(np.int64)
+    starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
+    earlier = np.cumsum(games) - games
+    earlier -= np.repeat(earlier[starts], np.diff(np.r_[starts, len(grouped)]))
+    # Latest game day up to each row within its group: offset each group above the previous one so that one
+    # running maximum never carries a day across players (days + 1, 0 meaning none yet).
+    span = int(day.max()) + 2
+    running = np.maximum.accumulate(grouped * span + np.where(games == 1, day[by_player] + 1, 0)) - grouped * span
+    previous = np.r_[0, running[:-1]]
+    previous[starts] = 0
+    last = np.where(previous > 0, previous - 1, first_played[grouped])
+    games_before = np.empty_like(earlier)
+    games_before[by_player] = earlier + first_games[grouped]
+    last_played = np.empty_like(last)
+    last_played[by_player] = last
+    return games_before, last_played
+
+
+def _ordinal(value: date | None) -> int:
+    return 0 if value is None else value.toordinal()
