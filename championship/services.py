@@ -106,18 +106,24 @@ def championship_write(*, system, stored: Stored, rows: tuple[dict, dict]) -> No
 def _replayed_results(replayed: Mapping[int, tuple], placings: Mapping[int, Sequence[Placing]],
                       cents: dict[tuple[int, int], Decimal]) -> dict[int, list[Result]]:
     by_year: dict[int, list[Result]] = defaultdict(list)
+    # The points depend on six small numbers that recur all over a history: worked out once per combination.
+    known: dict[tuple, tuple[Decimal, float]] = {}
     for tid, (end, rounds, worlds, country) in replayed.items():
         pool_sizes: dict[str, int] = defaultdict(int)
         for pool, *_ in placings.get(tid, ()):
             pool_sizes[pool] += 1
+        year = by_year[end.year]
         for pool, rank, player, score, games in placings.get(tid, ()):
             if games == 0:
                 continue  # a registered player who played no round earns no championship result
-            points = round_points(tournament_points(players=pool_sizes[pool], rounds=rounds, rank=rank, score=score,
-                                                    games=games, worlds=worlds))
-            by_year[end.year].append(Result(player=player, tournament=tid, points=float(points), end=end,
-                                             country=country, worlds=worlds))
-            cents[tid, player] = points
+            key = (pool_sizes[pool], rounds, rank, score, games, worlds)
+            points = known.get(key)
+            if points is None:
+                exact = round_points(tournament_points(players=key[0], rounds=rounds, rank=rank, score=score,
+                                                       games=games, worlds=worlds))
+                points = known[key] = (exact, float(exact))
+            year.append(Result(player, tid, points[1], end, country, worlds))
+            cents[tid, player] = points[0]
     return by_year
 
 

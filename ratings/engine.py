@@ -71,8 +71,12 @@ _NEVER = 10**9  # a year no one reaches
 # --- inputs -------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Game:
+    """One game of a tournament; treat it as read-only. Not frozen: a full replay makes a million of them, and a
+    frozen dataclass costs twice as much to make (each field set through object.__setattr__); not a named tuple
+    either, whose fields the engine's hot loop reads more slowly than slots."""
+
     id: int
     round: int
     table: int

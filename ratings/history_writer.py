@@ -133,6 +133,19 @@ def indexes_suspended(table: str) -> Iterator[None]:
             cursor.execute(definition)
 
 
+@contextmanager
+def trigger_disabled(table: str, trigger: str) -> Iterator[None]:
+    """`trigger` of `table` off inside the block, for a bulk write that supplies what it would (PostgreSQL).
+    ALTER TABLE is transactional and holds the table until the transaction ends: for full replays only, which
+    hold it anyway (indexes_suspended)."""
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(f"ALTER TABLE {quote(table)} DISABLE TRIGGER {quote(trigger)}")
+    yield
+    with connection.cursor() as cursor:
+        cursor.execute(f"ALTER TABLE {quote(table)} ENABLE TRIGGER {quote(trigger)}")
+
+
 def other_systems(system) -> list[str]:
     """The codes of every rating system but `system`: "are there rows of another system?" asked by an index."""
     from ratings.models import RatingSystem

@@ -11,25 +11,27 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
-from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import date, timedelta
 
 from django.db import connection, transaction
 from django.utils import timezone
 
-from players.models import SPARE_ID
+from players.models import SPARE_ID, Player
 from ratings.engine import History, PlayerState, collector_paused, replay
 from ratings.event_columns import EventColumns, event_columns
 from ratings.facts import Facts, facts_load
 from ratings.history_writer import (
+    COPY_NULL,
     EVENT_COLUMNS,
+    copy_text,
     indexes_suspended,
     other_systems,
     replacing,
     rows_insert,
     rows_merge,
     rows_update,
+    trigger_disabled,
 )
 from ratings.models import PlayerRating, RatingCount, RatingEvent, RatingSystem, ReplayLock, ReplayRequest
 from ratings.ranks import rank_for
@@ -38,6 +40,7 @@ from ratings.write_behind import write_behind
 logger = logging.getLogger(__name__)
 # More new current ratings than this in one replay: their indexes are rebuilt rather than maintained.
 BULK_RATINGS = 20000
+_NO_PLACE = (None, None)  # country and club of a player the list does not know (never: ratings follow players)
 
 
 @dataclass(frozen=True)
@@ -238,12 +241,25 @@ def _player_ratings_sync(system, ruleset, history: History, start_state, facts: 
     table = PlayerRating._meta.db_table
     rows_update(table=table, key="player_id", scope=("system_id", system.code),
                 columns=("rating", "games", "rank_code", "last_played"), rows=changed)
-    # Many new rows at once (a first replay): the list's six indexes are built once at the end rather than
-    # maintained row by row (2.7 s instead of 0.3 s for 100,000 rows on PostgreSQL).
-    with indexes_suspended(table) if len(added) > BULK_RATINGS else nullcontext():
-        rows_insert(table=table, columns=("system_id", "player_id", "rating", "games", "rank_code", "last_played"),
-                    rows=((system.code, *row) for row in added))
+    columns = ("system_id", "player_id", "rating", "games", "rank_code", "last_played")
+    if len(added) > BULK_RATINGS and connection.vendor == "postgresql":
+        # Many new rows at once (a first replay): the list's six indexes are built once at the end rather than
+        # maintained row by row (2.7 s instead of 0.3 s for 100,000 rows), and the rows bring their players'
+        # country and club from one query instead of the insert trigger's lookup per row (1 s).
+        places = {player: (country, club) for player, country, club in
+                  Player.objects.values_list("id", "country_id", "club_id").iterator(chunk_size=20000)}
+        with indexes_suspended(table), trigger_disabled(table, "player_rating_takes_player"):
+            rows_insert(table=table, columns=(*columns, "country_id", "club_id"), encoded=True,
+                        rows=(_rating_line(system.code, *row, *places.get(row[0], _NO_PLACE)) for row in added))
+    else:
+        rows_insert(table=table, columns=columns, rows=((system.code, *row) for row in added))
     _rating_counts_sync(system, Counter(s.rating for s in listed.values()))
+
+
+def _rating_line(code, player, rating, games, rank, played, country, club) -> str:
+    # A hundred thousand rows of known types: one f-string each rather than copy_text value by value.
+    return (f"{copy_text(code)}\t{player}\t{rating}\t{games}\t{copy_text(rank)}\t{played or COPY_NULL}\t"
+            f"{country or COPY_NULL}\t{COPY_NULL if club is None else club}")
 
 
 def _rating_counts_sync(system, counts: Counter) -> None:

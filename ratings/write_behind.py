@@ -18,7 +18,7 @@ from contextlib import contextmanager
 
 from django.db import DEFAULT_DB_ALIAS, connections
 
-_SWITCH_INTERVAL = 0.0002  # seconds
+_SWITCH_INTERVAL = 0.001  # seconds
 
 
 class WriteBehind:
