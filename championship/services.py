@@ -70,7 +70,7 @@ def championship_read(*, system, since: date | None) -> Stored:
         since=since, kept=kept,
         results={} if bulk else _stored_results(first_year),
         totals={} if bulk else _stored_totals(first_year),
-        countries=dict(Player.objects.exclude(country__isnull=True).values_list("id", "country_id")),
+        countries=dict(Player.objects.exclude(country__isnull=True).order_by().values_list("id", "country_id")),
         bulk=bulk,
     )
 

@@ -75,7 +75,7 @@ def facts_load(*, system: RatingSystem, since: date | None = None) -> Facts:
     ]
     openings = [
         Opening(player, rating, games, as_of)
-        for player, rating, games, as_of in OpeningBalance.objects.filter(system=system).values_list(
+        for player, rating, games, as_of in OpeningBalance.objects.filter(system=system).order_by().values_list(
             "player_id", "rating", "games", "as_of"
         )
     ]
