@@ -4,11 +4,12 @@ A year's totals depend on every result of that year. The replay hands over the s
 computed for the tournaments it went through; their points are computed afresh, the points of the year's
 other counting tournaments are read back as stored, and each touched year's totals are worked out again.
 
-Three steps, so that the replay can compute while its other rows are being written (ratings.write_behind):
-`championship_read` reads what is stored before any write, `championship_rows` computes (pure), and
-`championship_write` writes. A first replay, into empty tables, writes in bulk. Any other replay compares with
-what is stored and writes only the differences: a correction five years back recomputes some 160,000 results
-whose points seldom change (only the corrected tournament's, and a few ranks decided by rating).
+Four steps, so that the replay can compute while its other rows are being written (ratings.write_behind):
+`championship_read` reads what is stored before any write, `championship_rows` computes (pure),
+`championship_prepare` works out what to write, without a query, and `championship_write` writes it. A first
+replay, into empty tables, writes in bulk. Any other replay compares with what is stored and writes only the
+differences: a correction five years back recomputes some 160,000 results whose points seldom change (only the
+corrected tournament's, and a few ranks decided by rating).
 """
 
 from __future__ import annotations
@@ -92,15 +93,36 @@ def championship_rows(*, stored: Stored, replayed: Mapping[int, tuple], placings
     return _rows(by_year, cents, stored.countries)
 
 
-def championship_write(*, system, stored: Stored, rows: tuple[dict, dict]) -> None:
-    """A first replay (nothing stored) bulk-writes; any other compares with what is stored and writes the
-    differences, from the replay's first year on (every year when it is a replay from scratch)."""
+@dataclass(frozen=True)
+class Writes:
+    """The statements' data, made before they run (championship_prepare): a first replay's rows in bulk (COPY
+    lines on PostgreSQL), or the differences with what is stored: (stale ids, changed rows, new rows)."""
+
+    bulk: bool
+    results: object
+    totals: object
+
+
+def championship_prepare(*, stored: Stored, rows: tuple[dict, dict]) -> Writes:
+    """What championship_write will write, worked out without a query (the replay's thread does it while the
+    other thread is writing): every row of a first replay, else only the differences, from the replay's first
+    year on (every year when it is a replay from scratch)."""
     results, totals = rows
-    if stored.bulk:
-        _rewrite(system, results, totals)
+    if not stored.bulk:
+        return Writes(False, _differences(stored.results, results), _differences(stored.totals, totals))
+    result_rows = [(tid, player, year, points, counted) for (tid, player), (year, points, counted) in results.items()]
+    total_rows = [(year, player, *values) for (year, player), values in totals.items()]
+    if connection.vendor == "postgresql":
+        result_rows, total_rows = list(map(_result_line, result_rows)), list(map(_total_line, total_rows))
+    return Writes(True, result_rows, total_rows)
+
+
+def championship_write(*, system, writes: Writes) -> None:
+    if writes.bulk:
+        _rewrite(system, writes.results, writes.totals)
     else:
-        _rows_sync(ChampionshipResult, RESULT_COLUMNS, stored.results, results)
-        _rows_sync(ChampionshipTotal, TOTAL_COLUMNS, stored.totals, totals)
+        _apply(ChampionshipResult, RESULT_COLUMNS, writes.results)
+        _apply(ChampionshipTotal, TOTAL_COLUMNS, writes.totals)
 
 
 def _replayed_results(replayed: Mapping[int, tuple], placings: Mapping[int, Sequence[Placing]],
@@ -172,28 +194,24 @@ def _rows(by_year: dict[int, list[Result]], cents: dict[tuple[int, int], Decimal
     return results, totals
 
 
-def _rewrite(system, results: dict, totals: dict) -> None:
-    """A replay from scratch: both tables emptied and written in bulk (COPY text lines on PostgreSQL)."""
+def _rewrite(system, results: list, totals: list) -> None:
+    """A first replay: both tables emptied and written in bulk (`results` and `totals` are COPY text lines on
+    PostgreSQL, tuples elsewhere)."""
     whole = not ChampionshipResult.objects.filter(tournament__system_id__in=other_systems(system)).exists()
     pg = connection.vendor == "postgresql"
     with replacing(table=ChampionshipResult._meta.db_table, stale=ChampionshipResult.objects.all(), full=True,
                    whole=whole):
-        rows = ((tid, player, year, points, counted) for (tid, player), (year, points, counted) in results.items())
-        rows_insert(table=ChampionshipResult._meta.db_table, columns=RESULT_COLUMNS,
-                    rows=(_result_line(row) for row in rows) if pg else rows, encoded=pg)
+        rows_insert(table=ChampionshipResult._meta.db_table, columns=RESULT_COLUMNS, rows=results, encoded=pg)
     with replacing(table=ChampionshipTotal._meta.db_table, stale=ChampionshipTotal.objects.all(), full=True,
                    whole=True):
-        rows = ((year, player, *values) for (year, player), values in totals.items())
-        rows_insert(table=ChampionshipTotal._meta.db_table, columns=TOTAL_COLUMNS,
-                    rows=(_total_line(row) for row in rows) if pg else rows, encoded=pg)
+        rows_insert(table=ChampionshipTotal._meta.db_table, columns=TOTAL_COLUMNS, rows=totals, encoded=pg)
 
 
-def _rows_sync(model, columns: tuple[str, ...], stored: dict[tuple, tuple[int, tuple]],
-               rows: dict[tuple, tuple]) -> None:
-    """Make the stored rows (key -> (id, values)) the new ones (key -> values), writing only the differences.
-    `columns`: the key's columns, then the values'. A changed total moves the ranks below it; the rest of the
-    year stays as it is."""
-    table = model._meta.db_table
+def _differences(stored: dict[tuple, tuple[int, tuple]], rows: dict[tuple, tuple]
+                 ) -> tuple[list[int], list[tuple], list[tuple]]:
+    """(ids of the stored rows to delete, (id, *values) of those to update, (*key, *values) of new ones) that make
+    the stored rows (key -> (id, values)) the new ones (key -> values). A changed total moves the ranks below it;
+    the rest of the year stays as it is."""
     changed, added = [], []
     for key, values in rows.items():
         before = stored.get(key)
@@ -201,7 +219,14 @@ def _rows_sync(model, columns: tuple[str, ...], stored: dict[tuple, tuple[int, t
             added.append((*key, *values))
         elif before[1] != values:
             changed.append((before[0], *values))
-    _delete_ids(model, [row_id for key, (row_id, _) in stored.items() if key not in rows])
+    return [row_id for key, (row_id, _) in stored.items() if key not in rows], changed, added
+
+
+def _apply(model, columns: tuple[str, ...], differences: tuple[list[int], list[tuple], list[tuple]]) -> None:
+    """`columns`: the key's columns, then the values'."""
+    stale, changed, added = differences
+    table = model._meta.db_table
+    _delete_ids(model, stale)
     rows_update(table=table, key="id", columns=columns[2:], rows=changed)
     rows_insert(table=table, columns=columns, rows=added)
 

@@ -130,8 +130,20 @@ def ratings_replay(*, system: RatingSystem, since: date | None = None) -> Replay
 
 
 def _ratings_replay(system: RatingSystem, since: date | None) -> ReplaySummary:
-    from championship.services import championship_applies, championship_read, championship_rows, championship_write
-    from tournaments.results import club_names, counting_placings, tournament_results_rows, tournament_results_write
+    from championship.services import (
+        championship_applies,
+        championship_prepare,
+        championship_read,
+        championship_rows,
+        championship_write,
+    )
+    from tournaments.results import (
+        club_names,
+        counting_placings,
+        tournament_results_encoded,
+        tournament_results_rows,
+        tournament_results_write,
+    )
 
     started = time.perf_counter()
     ruleset = system.get_ruleset()
@@ -172,11 +184,13 @@ def _ratings_replay(system: RatingSystem, since: date | None) -> ReplaySummary:
         written = behind.submit(_events_rewrite, system, since, events)
         behind.submit(_player_ratings_sync, system, ruleset, history, start_state, facts, stored_is_start=at_head)
         results = tournament_results_rows(facts=facts, history=history, ruleset=ruleset, club_names=clubs)
-        behind.submit(tournament_results_write, system=system, facts=facts, results=results, full=since is None)
+        behind.submit(tournament_results_write, system=system, facts=facts, results=results, full=since is None,
+                      encoded=tournament_results_encoded(results))
         if championship is not None:
             counting, placings = counting_placings(facts, results)
             rows = championship_rows(stored=championship, replayed=counting, placings=placings)
-            behind.submit(championship_write, system=system, stored=championship, rows=rows)
+            writes = championship_prepare(stored=championship, rows=rows)
+            behind.submit(championship_write, system=system, writes=writes)
     elapsed = time.perf_counter() - started
     summary = ReplaySummary(system.code, since, len(history.games), written.result(), elapsed)
     logger.info("replayed %s since %s: %d games, %d events in %.2fs", system.code, since, summary.games,

@@ -154,7 +154,9 @@ class Sheet(models.Model):
 class Standing(models.Model):
     """A player's place in one pool of a tournament. Derived by the replay."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, db_constraint=False, related_name="standings")
+    # No index of its own: the unique (tournament, player) serves lookups by tournament (fewer indexes to write).
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, db_constraint=False, db_index=False,
+                                   related_name="standings")
     pool = models.CharField(_("pool"), max_length=30)
     rank = models.PositiveIntegerField(_("rank"))
     player = models.ForeignKey("players.Player", on_delete=models.CASCADE,

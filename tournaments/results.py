@@ -46,22 +46,30 @@ def club_names() -> dict[int, str]:
     return dict(Club.objects.values_list("id", "name"))
 
 
+def tournament_results_encoded(results: tuple[list[tuple], list[tuple]]) -> list[str] | None:
+    """The standings of `results` as COPY text lines on PostgreSQL (None elsewhere): made by the replay's own
+    thread while the other one writes, so that the writer only sends them."""
+    return list(standing_lines(results[0])) if connection.vendor == "postgresql" else None
+
+
 def tournament_results_write(*, facts: Facts, results: tuple[list[tuple], list[tuple]], system,
-                             full: bool = False) -> None:
-    """Write the standings and outcomes (`results`, from tournament_results_rows) of the tournaments of `facts`.
-    `full`: facts hold every tournament of the system (a replay from scratch)."""
+                             full: bool = False, encoded: list[str] | None = None) -> None:
+    """Write the standings and outcomes (`results`, from tournament_results_rows) of the tournaments of `facts`;
+    `encoded`: the standings already as COPY lines (tournament_results_encoded). `full`: facts hold every
+    tournament of the system (a replay from scratch)."""
     tids = list(facts.info)
     TournamentOutcome.objects.filter(tournament_id__in=tids)._raw_delete(TournamentOutcome.objects.db)
     standing_rows, outcome_rows = results
     table = Standing._meta.db_table
     pg = connection.vendor == "postgresql"
+    lines = (encoded if encoded is not None else standing_lines(standing_rows)) if pg else None
     if pg and (not full or Standing.objects.filter(tournament__system=system).exists()):
         # After a correction, or a replay from scratch of a stored history, most standings come out as they
         # were: only the differing ones are written (and readers are not held up). A first replay bulk-writes.
         of_system = f"e.tournament_id IN (SELECT id FROM {Tournament._meta.db_table} WHERE system_id = %s)"  # noqa: S608
         stale, params = (of_system, [system.code]) if full else ("e.tournament_id = ANY(%s)", [tids])
         rows_merge(table=table, columns=STANDING_COLUMNS, key=("tournament_id", "player_id"), stale=stale,
-                   params=params, rows=standing_lines(standing_rows), encoded=True)
+                   params=params, rows=lines, encoded=True)
     else:
         stale = Standing.objects.filter(tournament__system=system) if full else Standing.objects.filter(
             tournament_id__in=tids)
@@ -69,7 +77,7 @@ def tournament_results_write(*, facts: Facts, results: tuple[list[tuple], list[t
         with replacing(table=table, stale=stale, full=full, whole=whole):
             # On PostgreSQL COPY text lines, made here: rows_insert's value-by-value encoding costs twice as much.
             rows_insert(table=table, columns=STANDING_COLUMNS,
-                        **({"rows": standing_lines(standing_rows), "encoded": True} if pg else {"rows": standing_rows}))
+                        **({"rows": lines, "encoded": True} if pg else {"rows": standing_rows}))
     rows_insert(table=TournamentOutcome._meta.db_table, columns=OUTCOME_COLUMNS, rows=outcome_rows)
     Tournament.objects.filter(pk__in=tids, status=Tournament.RECEIVED).update(status=Tournament.RATED)
 
