@@ -25,7 +25,7 @@ from django.db import connection
 from championship.models import ChampionshipResult, ChampionshipTotal
 from championship.points import Result, international_ranking, round_points, tournament_points, year_totals
 from players.models import Player
-from ratings.history_writer import COPY_NULL, other_systems, replacing, rows_insert, rows_update
+from ratings.history_writer import BULK_READ, COPY_NULL, other_systems, replacing, rows_insert, rows_update
 from tournaments.models import Tournament
 
 # (pool, rank, player, score, scored rounds) of one ranked player
@@ -71,7 +71,8 @@ def championship_read(*, system, since: date | None) -> Stored:
         since=since, kept=kept,
         results={} if bulk else _stored_results(first_year),
         totals={} if bulk else _stored_totals(first_year),
-        countries=dict(Player.objects.exclude(country__isnull=True).order_by().values_list("id", "country_id")),
+        countries=dict(Player.objects.exclude(country__isnull=True).order_by().values_list("id", "country_id")
+                       .iterator(chunk_size=BULK_READ)),
         bulk=bulk,
     )
 
@@ -159,7 +160,7 @@ def _stored_results(first_year: int | None) -> dict[tuple[int, int], tuple[int, 
         (tid, player): (rid, (year, points, counted))
         for rid, tid, player, year, points, counted in _from_year(ChampionshipResult.objects, first_year)
         .order_by().values_list("id", "tournament_id", "player_id", "year", "points", "counted")
-        .iterator(chunk_size=20000)
+        .iterator(chunk_size=BULK_READ)
     }
 
 
@@ -169,7 +170,7 @@ def _stored_totals(first_year: int | None) -> dict[tuple[int, int], tuple[int, t
     return {
         (year, player): (tid, tuple(values))
         for tid, year, player, *values in _from_year(ChampionshipTotal.objects, first_year).order_by()
-        .values_list("id", *TOTAL_COLUMNS).iterator(chunk_size=20000)
+        .values_list("id", *TOTAL_COLUMNS).iterator(chunk_size=BULK_READ)
     }
 
 

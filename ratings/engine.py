@@ -96,8 +96,10 @@ class Tournament:
     players: Sequence[int] = ()  # registered players, whether they played or not
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerState:
+class PlayerState(NamedTuple):
+    """A player's state at a point of history. A named tuple: replays make and read a hundred thousand of them
+    (the whole list), and a frozen dataclass costs three times as much to make."""
+
     rating: int
     games: int
     last_played: date | None = None  # end of the last tournament where the player had a rated game

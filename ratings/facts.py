@@ -10,6 +10,7 @@ from django.db import connection
 
 from players.models import OpeningBalance, Player
 from ratings.engine import Game, Opening, Tournament
+from ratings.history_writer import BULK_READ
 from ratings.models import ClosedYear, RatingSystem
 from tournaments.models import Game as GameRow
 from tournaments.models import Registration
@@ -77,7 +78,7 @@ def facts_load(*, system: RatingSystem, since: date | None = None) -> Facts:
         Opening(player, rating, games, as_of)
         for player, rating, games, as_of in OpeningBalance.objects.filter(system=system).order_by().values_list(
             "player_id", "rating", "games", "as_of"
-        )
+        ).iterator(chunk_size=BULK_READ)
     ]
     excluded = frozenset(Player.objects.filter(excluded_at__isnull=False).values_list("id", flat=True))
     return Facts(

@@ -11,6 +11,9 @@ from psycopg.copy import QueuedLibpqWriter
 from ratings.copy_binary import BinaryCopy
 
 COPY_NULL = "\\N"  # NULL in COPY text
+# Rows per fetch of the replay's bulk reads (`.iterator(chunk_size=BULK_READ)`): a plain queryset fetches 100 at
+# a time, a thousand round trips for the rating list of a large federation.
+BULK_READ = 20000
 EVENT_COLUMNS = (
     "system_id", "player_id", "seq", "kind", "date", "tournament_id", "game_id", "opponent_id", "year",
     "rating_before", "rating_after", "change", "games_before", "opponent_rating", "k", "expected", "score",

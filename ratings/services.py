@@ -22,6 +22,7 @@ from ratings.engine import History, PlayerState, collector_paused, replay
 from ratings.event_columns import EventColumns, event_columns
 from ratings.facts import Facts, facts_load
 from ratings.history_writer import (
+    BULK_READ,
     COPY_NULL,
     EVENT_COLUMNS,
     copy_text,
@@ -67,8 +68,8 @@ def _start_state(system: RatingSystem, since: date) -> tuple[dict[int, PlayerSta
     last_date, last_seq = _last_event(system)
     if last_date is not None and last_date < since:
         # A tournament at the head of history (the usual case): the current ratings are that state.
-        rows = PlayerRating.objects.filter(system=system).order_by().values_list("player_id", "rating", "games",
-                                                                             "last_played")
+        rows = PlayerRating.objects.filter(system=system).order_by().values_list(
+            "player_id", "rating", "games", "last_played").iterator(chunk_size=BULK_READ)
         return {player: PlayerState(rating, games, last) for player, rating, games, last in rows}, last_seq, True
     return _start_state_from_cut(system, since), _last_seq_before(system, since), False
 
@@ -98,7 +99,7 @@ def _start_state_from_cut(system: RatingSystem, since: date) -> dict[int, Player
     state = {
         player: PlayerState(rating, games, last)
         for player, rating, games, last in PlayerRating.objects.filter(system=system).order_by().values_list(
-            "player_id", "rating", "games", "last_played").iterator(chunk_size=20000)
+            "player_id", "rating", "games", "last_played").iterator(chunk_size=BULK_READ)
         if player not in touched
     }
     state.update((player, PlayerState(rating, games, _as_date(last))) for player, rating, games, last in first)
@@ -240,7 +241,7 @@ def _player_ratings_sync(system, ruleset, history: History, start_state, facts: 
         stored = {player: (s.rating, s.games, s.last_played) for player, s in start_state.items()}
     else:
         stored = {row[0]: row[1:] for row in PlayerRating.objects.filter(system=system).order_by().values_list(
-            "player_id", "rating", "games", "last_played").iterator(chunk_size=20000)}
+            "player_id", "rating", "games", "last_played").iterator(chunk_size=BULK_READ)}
     stale = [player for player in stored if player not in listed]
     if stale:
         gone = PlayerRating.objects.filter(system=system, player_id__in=stale)
@@ -262,7 +263,7 @@ def _player_ratings_sync(system, ruleset, history: History, start_state, facts: 
         # maintained row by row (2.7 s instead of 0.3 s for 100,000 rows), and the rows bring their players'
         # country and club from one query instead of the insert trigger's lookup per row (1 s).
         places = {player: (country, club) for player, country, club in
-                  Player.objects.order_by().values_list("id", "country_id", "club_id").iterator(chunk_size=20000)}
+                  Player.objects.order_by().values_list("id", "country_id", "club_id").iterator(chunk_size=BULK_READ)}
         with indexes_suspended(table), trigger_disabled(table, "player_rating_takes_player"):
             rows_insert(table=table, columns=(*columns, "country_id", "club_id"), encoded=True,
                         rows=(_rating_line(system.code, *row, *places.get(row[0], _NO_PLACE)) for row in added))
