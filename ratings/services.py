@@ -10,38 +10,29 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import Counter
 from dataclasses import dataclass
 from datetime import date, timedelta
 
 from django.db import connection, transaction
 from django.utils import timezone
 
-from players.models import SPARE_ID, Player
+from players.models import SPARE_ID
+from ratings.current_list import list_changes, list_read, list_write
 from ratings.engine import History, PlayerState, collector_paused, replay
 from ratings.event_columns import EventColumns, event_columns
 from ratings.facts import Facts, facts_load
 from ratings.history_writer import (
     BULK_READ,
-    COPY_NULL,
     EVENT_COLUMNS,
-    copy_text,
-    indexes_suspended,
     other_systems,
     replacing,
     rows_insert,
     rows_merge,
-    rows_update,
-    trigger_disabled,
 )
-from ratings.models import PlayerRating, RatingCount, RatingEvent, RatingSystem, ReplayLock, ReplayRequest
-from ratings.ranks import rank_for
+from ratings.models import PlayerRating, RatingEvent, RatingSystem, ReplayLock, ReplayRequest
 from ratings.write_behind import write_behind
 
 logger = logging.getLogger(__name__)
-# More new current ratings than this in one replay: their indexes are rebuilt rather than maintained.
-BULK_RATINGS = 20000
-_NO_PLACE = (None, None)  # country and club of a player the list does not know (never: ratings follow players)
 
 
 @dataclass(frozen=True)
@@ -178,12 +169,15 @@ def _ratings_replay(system: RatingSystem, since: date | None) -> ReplaySummary:
     events = _event_columns(system, facts, history, first_seq=last_seq + 1, start_games=start_games,
                             start_played=start_played)
     clubs = club_names()
+    stored_list = list_read(system, start_state=start_state if at_head else None)
     championship = championship_read(system=system, since=since) if championship_applies(system) else None
     # Every write runs behind, in order, on a second thread (same transaction): PostgreSQL ingests the history
     # and builds its indexes while this thread works out the standings, then the championship.
     with write_behind() as behind:
         written = behind.submit(_events_rewrite, system, since, events)
-        behind.submit(_player_ratings_sync, system, ruleset, history, start_state, facts, stored_is_start=at_head)
+        changes = list_changes(ruleset=ruleset, history=history, start_state=start_state, facts=facts,
+                               stored=stored_list)
+        behind.submit(list_write, system=system, changes=changes)
         results = tournament_results_rows(facts=facts, history=history, ruleset=ruleset, club_names=clubs)
         behind.submit(tournament_results_write, system=system, facts=facts, results=results, full=since is None,
                       encoded=tournament_results_encoded(results))
@@ -203,9 +197,9 @@ def _events_rewrite(system: RatingSystem, since: date | None, events: EventColum
     """Replace the system's events from `since` on (all of them when None) by `events`."""
     table = RatingEvent._meta.db_table
     rows = events.binary_copy() if connection.vendor == "postgresql" else events.tuples()
-    events = RatingEvent.objects.filter(system=system)
+    stored = RatingEvent.objects.filter(system=system)
     full = since is None
-    if connection.vendor == "postgresql" and (not full or events.exists()):
+    if connection.vendor == "postgresql" and (not full or stored.exists()):
         # Events are the same from one replay to the next when their sequence number, player and every value
         # match: only the differing ones are written, and readers of the history are never held up. Only a
         # first replay, into an empty history, takes the bulk path below.
@@ -213,81 +207,11 @@ def _events_rewrite(system: RatingSystem, since: date | None, events: EventColum
             "e.system_id = %s AND e.date >= %s", [system.code, since])
         return rows_merge(table=table, columns=EVENT_COLUMNS, key=("system_id", "seq", "player_id"), stale=stale,
                           params=params, rows=rows)
-    stale = events if full else events.filter(date__gte=since)
+    stale = stored if full else stored.filter(date__gte=since)
     # By the other systems' codes, not "not this one": that would scan two million rows for nothing.
     whole = full and not RatingEvent.objects.filter(system_id__in=other_systems(system)).exists()
     with replacing(table=table, stale=stale, full=full, whole=whole):
         return rows_insert(table=table, columns=EVENT_COLUMNS, rows=rows)
-
-
-def _player_ratings_sync(system, ruleset, history: History, start_state, facts: Facts, *,
-                         stored_is_start: bool) -> None:
-    """Bring PlayerRating and RatingCount in line with the final states, writing only what changed.
-
-    `stored_is_start`: start_state was read from PlayerRating itself (a tournament at the head of history),
-    so it is what is stored and the list need not be read again.
-    """
-    final = dict(start_state)
-    final.update(history.final)
-    final.pop(SPARE_ID, None)
-    for player in facts.excluded:
-        final.pop(player, None)
-    for opening in facts.openings:
-        if opening.player not in final and opening.player not in facts.excluded:
-            final[opening.player] = PlayerState(opening.rating, opening.games, None)
-    opened = {opening.player for opening in facts.openings}
-    listed = {player: state for player, state in final.items() if state.games > 0 or player in opened}
-    if stored_is_start:
-        stored = {player: (s.rating, s.games, s.last_played) for player, s in start_state.items()}
-    else:
-        stored = {row[0]: row[1:] for row in PlayerRating.objects.filter(system=system).order_by().values_list(
-            "player_id", "rating", "games", "last_played").iterator(chunk_size=BULK_READ)}
-    stale = [player for player in stored if player not in listed]
-    if stale:
-        gone = PlayerRating.objects.filter(system=system, player_id__in=stale)
-        gone._raw_delete(gone.db)
-    changed, added = [], []
-    for player, s in listed.items():
-        now = (s.rating, s.games, s.last_played)
-        before = stored.get(player)
-        if before == now:
-            continue
-        row = (player, s.rating, s.games, rank_for(ruleset, s.rating, s.games).code, s.last_played)
-        (changed if before is not None else added).append(row)
-    table = PlayerRating._meta.db_table
-    rows_update(table=table, key="player_id", scope=("system_id", system.code),
-                columns=("rating", "games", "rank_code", "last_played"), rows=changed)
-    columns = ("system_id", "player_id", "rating", "games", "rank_code", "last_played")
-    if len(added) > BULK_RATINGS and connection.vendor == "postgresql":
-        # Many new rows at once (a first replay): the list's six indexes are built once at the end rather than
-        # maintained row by row (2.7 s instead of 0.3 s for 100,000 rows), and the rows bring their players'
-        # country and club from one query instead of the insert trigger's lookup per row (1 s).
-        places = {player: (country, club) for player, country, club in
-                  Player.objects.order_by().values_list("id", "country_id", "club_id").iterator(chunk_size=BULK_READ)}
-        with indexes_suspended(table), trigger_disabled(table, "player_rating_takes_player"):
-            rows_insert(table=table, columns=(*columns, "country_id", "club_id"), encoded=True,
-                        rows=(_rating_line(system.code, *row, *places.get(row[0], _NO_PLACE)) for row in added))
-    else:
-        rows_insert(table=table, columns=columns, rows=((system.code, *row) for row in added))
-    _rating_counts_sync(system, Counter(s.rating for s in listed.values()))
-
-
-def _rating_line(code, player, rating, games, rank, played, country, club) -> str:
-    # A hundred thousand rows of known types: one f-string each rather than copy_text value by value.
-    return (f"{copy_text(code)}\t{player}\t{rating}\t{games}\t{copy_text(rank)}\t{played or COPY_NULL}\t"
-            f"{country or COPY_NULL}\t{COPY_NULL if club is None else club}")
-
-
-def _rating_counts_sync(system, counts: Counter) -> None:
-    stored = dict(RatingCount.objects.filter(system=system).order_by().values_list("rating", "players"))
-    gone = [rating for rating in stored if rating not in counts]
-    if gone:
-        RatingCount.objects.filter(system=system, rating__in=gone).delete()
-    rows_update(table=RatingCount._meta.db_table, key="rating", scope=("system_id", system.code),
-                columns=("players",),
-                rows=[(rating, n) for rating, n in counts.items() if rating in stored and stored[rating] != n])
-    rows_insert(table=RatingCount._meta.db_table, columns=("system_id", "rating", "players"),
-                rows=[(system.code, rating, n) for rating, n in counts.items() if rating not in stored])
 
 
 class ReplayBusy(Exception):

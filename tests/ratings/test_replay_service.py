@@ -155,7 +155,7 @@ def test_many_new_current_ratings_are_written_with_their_indexes_rebuilt(monkeyp
     # the country copied onto them and the indexes must come out as they were.
     from django.db import connection
 
-    from ratings import services
+    from ratings import current_list
 
     roster()
     imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
@@ -166,7 +166,7 @@ def test_many_new_current_ratings_are_written_with_their_indexes_rebuilt(monkeyp
     with connection.cursor() as cursor:
         indexes = sorted(index for index in connection.introspection.get_constraints(cursor, table))
     PlayerRating.objects.all().delete()
-    monkeypatch.setattr(services, "BULK_RATINGS", 0)
+    monkeypatch.setattr(current_list, "BULK_RATINGS", 0)
     replay_from_scratch(system=RatingSystem.objects.get(code="adlg"))
     assert derived_state() == stored
     assert dict(PlayerRating.objects.values_list("player_id", "country_id")) == countries
