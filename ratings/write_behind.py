@@ -25,24 +25,39 @@ class WriteBehind:
     def __init__(self, executor: ThreadPoolExecutor | None) -> None:
         self._executor = executor
         self.futures: list[Future] = []
+        self._failed = False  # a job failed: the transaction is lost, the later jobs are not run
 
     def submit(self, job: Callable, *args, **kwargs) -> Future:
         """Run `job(*args, **kwargs)` behind the jobs submitted before it; its result or error is the future's."""
         if self._executor is not None:
-            future = self._executor.submit(job, *args, **kwargs)
+            future = self._executor.submit(self._run, job, args, kwargs)
         else:
             future = Future()
             try:
-                future.set_result(job(*args, **kwargs))
+                future.set_result(self._run(job, args, kwargs))
             except BaseException as error:  # handed over to whoever reads the future
                 future.set_exception(error)
         self.futures.append(future)
         return future
 
+    def _run(self, job: Callable, args: tuple, kwargs: dict):
+        if self._failed:
+            raise JobSkipped(f"{getattr(job, '__name__', job)}: an earlier write failed")
+        try:
+            return job(*args, **kwargs)
+        except BaseException:
+            self._failed = True
+            raise
+
+
+class JobSkipped(Exception):
+    """A job not run because one before it failed (that one's error is the one raised)."""
+
 
 @contextmanager
 def write_behind(*, enabled: bool = True, using: str = DEFAULT_DB_ALIAS) -> Iterator[WriteBehind]:
-    """A WriteBehind whose jobs have all finished when the block ends (an error of theirs is raised there)."""
+    """A WriteBehind whose jobs have all finished when the block ends (an error of theirs is raised there; an
+    error of the block's own cancels the jobs not yet started)."""
     wrapper = connections[using]
     if not enabled or wrapper.vendor != "postgresql":
         behind = WriteBehind(None)
@@ -58,10 +73,15 @@ def write_behind(*, enabled: bool = True, using: str = DEFAULT_DB_ALIAS) -> Iter
     # The second thread wakes thousands of times (each block of COPY data sent, each statement answered) and
     # needs the GIL for a moment each time: at the default 5 ms hand-over it would wait longer than PostgreSQL.
     sys.setswitchinterval(_SWITCH_INTERVAL)
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="write-behind", initializer=borrow)
     try:
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="write-behind", initializer=borrow) as executor:
-            behind = WriteBehind(executor)
+        behind = WriteBehind(executor)
+        try:
             yield behind
+        except BaseException:
+            executor.shutdown(wait=True, cancel_futures=True)  # the running job ends; the connection is ours again
+            raise
+        executor.shutdown(wait=True)
     finally:
         sys.setswitchinterval(switch)
         wrapper.dec_thread_sharing()
@@ -70,4 +90,8 @@ def write_behind(*, enabled: bool = True, using: str = DEFAULT_DB_ALIAS) -> Iter
 
 def _raise_first_error(behind: WriteBehind) -> None:
     for future in behind.futures:
-        future.result()
+        if future.cancelled():
+            continue
+        error = future.exception()
+        if error is not None and not isinstance(error, JobSkipped):
+            raise error

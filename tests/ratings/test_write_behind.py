@@ -4,6 +4,7 @@ errors reach the caller."""
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from django.db import connection, transaction
@@ -50,3 +51,33 @@ def test_disabled_runs_jobs_at_once_in_this_thread():
     with transaction.atomic(), write_behind(enabled=False) as behind:
         assert behind.submit(_add_country, "XS").result() == threading.current_thread().name
     assert Country.objects.filter(code="XS").exists()
+
+
+def test_after_a_failed_job_the_later_ones_do_not_run_and_the_first_error_is_raised():
+    ran = []
+
+    def fail():
+        raise ValueError("bad row")
+
+    with pytest.raises(ValueError, match="bad row"), transaction.atomic(), write_behind() as behind:
+        behind.submit(fail)
+        behind.submit(ran.append, "later")
+    assert ran == []
+
+
+def test_an_error_of_the_block_cancels_the_jobs_not_yet_started():
+    if connection.vendor != "postgresql":
+        pytest.skip("jobs run at once, in this thread, elsewhere")
+    started = threading.Event()
+    ran = []
+
+    def slow():
+        started.set()
+        time.sleep(0.3)
+
+    with pytest.raises(RuntimeError, match="compute failed"), transaction.atomic(), write_behind() as behind:
+        behind.submit(slow)
+        behind.submit(ran.append, "later")
+        started.wait(5)
+        raise RuntimeError("compute failed")
+    assert ran == []
