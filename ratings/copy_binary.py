@@ -87,7 +87,7 @@ class BinaryCopy:
         fields = [("count", ">i2")]
         for i, kind in enumerate(layout):
             fields.append((f"length{i}", ">i4"))
-            if kind is not None:
+            if kind is not None and kind != ("text", 0):  # an empty text is its length alone
                 fields.append((f"value{i}", f"S{kind[1]}" if isinstance(kind, tuple) else kind))
         block = np.empty(len(rows), dtype=np.dtype(fields))
         block["count"] = len(layout)
@@ -98,7 +98,8 @@ class BinaryCopy:
             values = column.values[rows] if isinstance(column.values, np.ndarray) else column.values
             if isinstance(kind, tuple):
                 block[f"length{i}"] = kind[1]
-                block[f"value{i}"] = values if isinstance(values, np.ndarray) else _as_bytes(values)
+                if kind[1]:
+                    block[f"value{i}"] = values if isinstance(values, np.ndarray) else _as_bytes(values)
             else:
                 block[f"length{i}"] = np.dtype(kind).itemsize
                 block[f"value{i}"] = values
