@@ -41,7 +41,6 @@ class Stored:
     """What a championship refresh reads before it computes: read up front, so that the computation runs while
     the replay's other rows are being written (ratings.write_behind)."""
 
-    since: date | None
     # The counting tournaments of the replay's first year that the replay does not go through: (end, rounds,
     # worlds, country); their results keep their points, only which four count may change.
     kept: dict[int, tuple]
@@ -68,7 +67,7 @@ def championship_read(*, system, since: date | None) -> Stored:
         }
     bulk = since is None and not ChampionshipResult.objects.exists() and not ChampionshipTotal.objects.exists()
     return Stored(
-        since=since, kept=kept,
+        kept=kept,
         results={} if bulk else _stored_results(first_year),
         totals={} if bulk else _stored_totals(first_year),
         countries=dict(Player.objects.exclude(country__isnull=True).order_by().values_list("id", "country_id")
@@ -82,7 +81,7 @@ def championship_rows(*, stored: Stored, replayed: Mapping[int, tuple], placings
     """The result and total rows from the replay's first year on. Pure.
 
     `replayed`: the counting tournaments the replay went through, (end, rounds, worlds, country);
-    `placings`: their ranked players (tournaments.results.placings_of)."""
+    `placings`: their ranked players (tournaments.results.counting_placings)."""
     cents: dict[tuple[int, int], Decimal] = {}  # (tournament, player) -> the points as stored, two decimals
     by_year = _replayed_results(replayed, placings, cents)
     for (tid, player), (_, (_, points, _)) in stored.results.items():

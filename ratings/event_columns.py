@@ -20,9 +20,10 @@ from itertools import chain
 import numpy as np
 
 from ratings.copy_binary import BinaryCopy, Column, pg_days
+from ratings.engine import GameRecord
 
-# Field positions in the engine's game records (ratings.engine.GameRecord).
-_GAME, _TOURNAMENT, _A, _B, _BEFORE_A, _CHANGE_A, _K_A, _BEFORE_B, _CHANGE_B, _K_B, _P_A = range(11)
+# The engine's game records (ratings.engine.GameRecord) start with ten whole numbers, then A's expected score.
+_P_A = GameRecord._fields.index("p_a")
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from django.db import connection
 from django.utils import timezone
 
 from bench.standings import federation_inputs
-from players.models import SPARE_ID, Club, Player
+from players.models import SPARE_ID, Player
 from ratings.engine import Game, replay
 from ratings.engine import Tournament as EngineTournament
 from ratings.facts import TournamentInfo, facts_load
@@ -31,7 +31,13 @@ from tests.engine.test_scoring_speed_equivalence import reference_charter_failur
 from tests.ratings.helpers import imported, roster, sheet
 from tests.sheets.builders import SheetBuilder
 from tournaments.models import Standing, TournamentOutcome
-from tournaments.results import OUTCOME_COLUMNS, STANDING_COLUMNS, standing_lines, tournament_results_rows
+from tournaments.results import (
+    OUTCOME_COLUMNS,
+    STANDING_COLUMNS,
+    club_names,
+    standing_lines,
+    tournament_results_rows,
+)
 from tournaments.scoring import CharterEntrant, Entrant, ScoredGame
 
 
@@ -194,7 +200,7 @@ def test_the_rows_a_replay_writes_equal_the_reference_byte_for_byte():
     history = replay(ruleset, tournaments=facts.tournaments, openings=facts.openings,
                      closed_years=facts.closed_years, excluded=facts.excluded)
     expected_standings, expected_outcomes = reference_rows(
-        facts=facts, history=history, ruleset=ruleset, club_names=dict(Club.objects.values_list("id", "name")))
+        facts=facts, history=history, ruleset=ruleset, club_names=club_names())
     assert first.tournament_id in {row[0] for row in expected_outcomes}
 
     def stored(model, columns, order):
