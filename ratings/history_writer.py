@@ -111,16 +111,19 @@ def rows_update(*, table: str, key: str, columns: Sequence[str], rows: Sequence[
 
 @contextmanager
 def indexes_suspended(table: str) -> Iterator[None]:
-    """Drop the plain indexes of `table` for a bulk rewrite and build them again at the end (PostgreSQL).
+    """Drop the indexes of `table` for a bulk rewrite and build them again at the end (PostgreSQL).
 
     Maintaining a B-tree row by row costs more than the COPY itself on millions of rows; building it once
-    from sorted data is several times cheaper. It holds the table exclusively until the transaction ends,
-    so it is for full replays only (rare: replay_ratings, an exclusion, a merge). Constraint indexes
-    (primary key, unique) stay. Elsewhere it does nothing.
+    from sorted data is several times cheaper. That holds for the primary key and unique constraints too
+    (measured: the history's COPY takes 2.8 s with its primary key, 1.8 s + 0.4 s without it and then adding
+    it): they are dropped as well unless a foreign key refers to the table, and adding them back checks every
+    row, so a duplicate still fails the transaction. It holds the table exclusively until the transaction ends,
+    so it is for full replays only (rare: replay_ratings, an exclusion, a merge). Elsewhere it does nothing.
     """
     if connection.vendor != "postgresql":
         yield
         return
+    quote = connection.ops.quote_name
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT i.indexname, i.indexdef FROM pg_indexes i WHERE i.tablename = %s AND i.schemaname = "
@@ -128,10 +131,24 @@ def indexes_suspended(table: str) -> Iterator[None]:
             [table],
         )
         definitions = cursor.fetchall()
+        cursor.execute(
+            "SELECT c.conname, pg_get_constraintdef(c.oid) FROM pg_constraint c WHERE c.conrelid = %s::regclass "
+            "AND c.contype IN ('p', 'u') AND NOT EXISTS (SELECT 1 FROM pg_constraint f WHERE f.contype = 'f' "
+            "AND f.confrelid = c.conrelid) ORDER BY c.contype, c.conname",
+            [quote(table)],
+        )
+        constraints = cursor.fetchall()
         for name, _ in definitions:
-            cursor.execute(f"DROP INDEX {connection.ops.quote_name(name)}")
+            cursor.execute(f"DROP INDEX {quote(name)}")
+        if constraints:
+            cursor.execute(f"ALTER TABLE {quote(table)} "
+                           + ", ".join(f"DROP CONSTRAINT {quote(name)}" for name, _ in constraints))
     yield
     with connection.cursor() as cursor:
+        if constraints:
+            cursor.execute(f"ALTER TABLE {quote(table)} "
+                           + ", ".join(f"ADD CONSTRAINT {quote(name)} {definition}"
+                                       for name, definition in constraints))
         for _, definition in definitions:
             cursor.execute(definition)
 

@@ -130,24 +130,38 @@ def test_positions_count_the_players_rated_higher_and_ties_share_one():
     assert positions.of(ratings[0]) == 1
 
 
-def test_a_full_replay_on_postgresql_leaves_the_history_indexes_as_they_were():
+def test_a_full_replay_on_postgresql_leaves_the_indexes_and_constraints_as_they_were():
+    # A full replay drops the derived tables' indexes, primary keys and unique constraints and builds them again.
     from django.db import connection
+
+    from championship.models import ChampionshipResult, ChampionshipTotal
+    from tournaments.models import Standing
 
     if connection.vendor != "postgresql":
         pytest.skip("index suspension is PostgreSQL's")
     roster()
     imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
+    tables = [model._meta.db_table for model in (RatingEvent, Standing, ChampionshipResult, ChampionshipTotal)]
 
-    def indexes() -> list[tuple[str, str]]:
+    def schema() -> list[tuple]:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT indexname, indexdef FROM pg_indexes WHERE tablename = %s ORDER BY 1",
-                           [RatingEvent._meta.db_table])
-            return cursor.fetchall()
+            cursor.execute("SELECT tablename, indexname, indexdef FROM pg_indexes WHERE tablename = ANY(%s) "
+                           "ORDER BY 1, 2", [tables])
+            indexes = cursor.fetchall()
+            cursor.execute("SELECT conrelid::regclass::text, conname, contype, pg_get_constraintdef(oid) "
+                           "FROM pg_constraint WHERE conrelid::regclass::text = ANY(%s) ORDER BY 1, 2", [tables])
+            return indexes + cursor.fetchall()
 
-    before = indexes()
-    assert {"event_player_history", "event_system_date"} <= {name for name, _ in before}
-    _scratch_equals_stored()
-    assert indexes() == before
+    before, stored = schema(), derived_state()
+    names = {row[1] for row in before}
+    assert {"event_player_history", "event_system_date", f"{tables[0]}_pkey", "one_standing_per_player",
+            "one_result_per_tournament", "one_total_per_year"} <= names
+    # Emptied, the derived tables take the bulk path of a first replay: the one that suspends their indexes.
+    for model in (RatingEvent, Standing, ChampionshipResult, ChampionshipTotal, PlayerRating):
+        model.objects.all().delete()
+    replay_from_scratch(system=RatingSystem.objects.get(code="adlg"))
+    assert derived_state() == stored
+    assert schema() == before
 
 
 def test_many_new_current_ratings_are_written_with_their_indexes_rebuilt(monkeypatch):
