@@ -14,16 +14,18 @@ corrected tournament's, and a few ranks decided by rating).
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+import numpy as np
 from django.db import connection
 
 from championship.models import ChampionshipResult, ChampionshipTotal
-from championship.points import Result, international_ranking, round_points, tournament_points, year_totals
+from championship.points import round_points, tournament_points
+from championship.year_tables import Results, YearTables, year_tables
 from players.models import Player
 from ratings.history_writer import BULK_READ, COPY_NULL, other_systems, replacing, rows_insert, rows_update
 from tournaments.models import Tournament
@@ -77,20 +79,91 @@ def championship_read(*, system, since: date | None) -> Stored:
 
 
 def championship_rows(*, stored: Stored, replayed: Mapping[int, tuple], placings: Mapping[int, Sequence[Placing]]
-                      ) -> tuple[dict, dict]:
+                      ) -> Rows:
     """The result and total rows from the replay's first year on. Pure.
 
     `replayed`: the counting tournaments the replay went through, (end, rounds, worlds, country);
     `placings`: their ranked players (tournaments.results.counting_placings)."""
-    cents: dict[tuple[int, int], Decimal] = {}  # (tournament, player) -> the points as stored, two decimals
-    by_year = _replayed_results(replayed, placings, cents)
+    columns = _Columns()
+    _add_replayed(columns, replayed, placings)
     for (tid, player), (_, (_, points, _)) in stored.results.items():
         if tid in stored.kept:
             end, _, worlds, country = stored.kept[tid]
-            by_year[end.year].append(Result(player=player, tournament=tid, points=float(points), end=end,
-                                            country=country, worlds=worlds))
-            cents[tid, player] = points
-    return _rows(by_year, cents, stored.countries)
+            columns.add(tid, player, int(points.scaleb(2)), end, country, worlds)
+    results = columns.results()
+    return Rows(results, year_tables(results), stored.countries)
+
+
+@dataclass(frozen=True)
+class Rows:
+    """The championship's rows from the replay's first year on, as columns (championship.year_tables)."""
+
+    results: Results
+    tables: YearTables
+    countries: dict[int, str]  # player -> country, for the totals
+
+    def result_rows(self) -> Iterator[tuple[int, int, int, int, bool]]:
+        """(tournament, player, year, points in cents, counted) per result."""
+        r = self.results
+        return zip(r.tournament.tolist(), r.player.tolist(), r.year.tolist(), r.cents.tolist(),
+                   self.tables.counted.tolist(), strict=True)
+
+    def total_rows(self) -> Iterator[tuple]:
+        """(year, player, total in cents, results, rank, international, international rank or None, country)."""
+        t, countries = self.tables, self.countries
+        for year, player, cents, results, rank, international in zip(
+                t.year.tolist(), t.player.tolist(), t.cents.tolist(), t.results.tolist(), t.rank.tolist(),
+                t.international_rank.tolist(), strict=True):
+            yield (year, player, cents, results, rank, international > 0, international or None,
+                   countries.get(player))
+
+
+class _Columns:
+    """Counting results gathered one by one (a replay adds some 300,000), then made numpy columns."""
+
+    def __init__(self) -> None:
+        self.tournament: list[int] = []
+        self.player: list[int] = []
+        self.cents: list[int] = []
+        self.end: list[int] = []
+        self.country: list[int] = []
+        self.worlds: list[bool] = []
+        self._countries: dict[str | None, int] = {}
+
+    def add(self, tournament: int, player: int, cents: int, end: date, country: str | None, worlds: bool) -> None:
+        self.tournament.append(tournament)
+        self.player.append(player)
+        self.cents.append(cents)
+        self.end.append(end.toordinal())
+        self.country.append(self._countries.setdefault(country, len(self._countries)))
+        self.worlds.append(worlds)
+
+    def results(self) -> Results:
+        end = np.array(self.end, dtype=np.int64)
+        years = {ordinal: date.fromordinal(ordinal).year for ordinal in set(self.end)}
+        return Results(
+            tournament=np.array(self.tournament, dtype=np.int64), player=np.array(self.player, dtype=np.int64),
+            cents=np.array(self.cents, dtype=np.int64), end=end,
+            year=np.array([years[ordinal] for ordinal in self.end], dtype=np.int64),
+            country=np.array(self.country, dtype=np.int64), worlds=np.array(self.worlds, dtype=bool))
+
+
+def _add_replayed(columns: _Columns, replayed: Mapping[int, tuple], placings: Mapping[int, Sequence[Placing]]
+                  ) -> None:
+    # The points depend on six small numbers that recur all over a history: worked out once per combination.
+    known: dict[tuple, int] = {}
+    for tid, (end, rounds, worlds, country) in replayed.items():
+        rows = placings.get(tid, ())
+        pool_sizes = Counter(row[0] for row in rows)
+        for pool, rank, player, score, games in rows:
+            if games == 0:
+                continue  # a registered player who played no round earns no championship result
+            key = (pool_sizes[pool], rounds, rank, score, games, worlds)
+            cents = known.get(key)
+            if cents is None:
+                cents = known[key] = int(round_points(tournament_points(
+                    players=key[0], rounds=rounds, rank=rank, score=score, games=games, worlds=worlds)).scaleb(2))
+            columns.add(tid, player, cents, end, country, worlds)
 
 
 @dataclass(frozen=True)
@@ -103,18 +176,24 @@ class Writes:
     totals: object
 
 
-def championship_prepare(*, stored: Stored, rows: tuple[dict, dict]) -> Writes:
+def championship_prepare(*, stored: Stored, rows: Rows) -> Writes:
     """What championship_write will write, worked out without a query (the replay's thread does it while the
     other thread is writing): every row of a first replay, else only the differences, from the replay's first
     year on (every year when it is a replay from scratch)."""
-    results, totals = rows
-    if not stored.bulk:
-        return Writes(False, _differences(stored.results, results), _differences(stored.totals, totals))
-    result_rows = [(tid, player, year, points, counted) for (tid, player), (year, points, counted) in results.items()]
-    total_rows = [(year, player, *values) for (year, player), values in totals.items()]
-    if connection.vendor == "postgresql":
-        result_rows, total_rows = list(map(_result_line, result_rows)), list(map(_total_line, total_rows))
-    return Writes(True, result_rows, total_rows)
+    pg = connection.vendor == "postgresql"
+    if stored.bulk and pg:
+        return Writes(True, list(map(_result_line, rows.result_rows())), list(map(_total_line, rows.total_rows())))
+    results = {(tid, player): (year, _decimal(cents), counted)
+               for tid, player, year, cents, counted in rows.result_rows()}
+    totals = {(year, player): (_decimal(cents), *rest) for year, player, cents, *rest in rows.total_rows()}
+    if stored.bulk:
+        return Writes(True, [(*key, *values) for key, values in results.items()],
+                      [(*key, *values) for key, values in totals.items()])
+    return Writes(False, _differences(stored.results, results), _differences(stored.totals, totals))
+
+
+def _decimal(cents: int) -> Decimal:
+    return Decimal(cents).scaleb(-2)  # 850 -> Decimal("8.50"), as a DecimalField of two places reads back
 
 
 def championship_write(*, system, writes: Writes) -> None:
@@ -123,30 +202,6 @@ def championship_write(*, system, writes: Writes) -> None:
     else:
         _apply(ChampionshipResult, RESULT_COLUMNS, writes.results)
         _apply(ChampionshipTotal, TOTAL_COLUMNS, writes.totals)
-
-
-def _replayed_results(replayed: Mapping[int, tuple], placings: Mapping[int, Sequence[Placing]],
-                      cents: dict[tuple[int, int], Decimal]) -> dict[int, list[Result]]:
-    by_year: dict[int, list[Result]] = defaultdict(list)
-    # The points depend on six small numbers that recur all over a history: worked out once per combination.
-    known: dict[tuple, tuple[Decimal, float]] = {}
-    for tid, (end, rounds, worlds, country) in replayed.items():
-        pool_sizes: dict[str, int] = defaultdict(int)
-        for pool, *_ in placings.get(tid, ()):
-            pool_sizes[pool] += 1
-        year = by_year[end.year]
-        for pool, rank, player, score, games in placings.get(tid, ()):
-            if games == 0:
-                continue  # a registered player who played no round earns no championship result
-            key = (pool_sizes[pool], rounds, rank, score, games, worlds)
-            points = known.get(key)
-            if points is None:
-                exact = round_points(tournament_points(players=key[0], rounds=rounds, rank=rank, score=score,
-                                                       games=games, worlds=worlds))
-                points = known[key] = (exact, float(exact))
-            year.append(Result(player, tid, points[1], end, country, worlds))
-            cents[tid, player] = points[0]
-    return by_year
 
 
 def _from_year(queryset, first_year: int | None):
@@ -171,27 +226,6 @@ def _stored_totals(first_year: int | None) -> dict[tuple[int, int], tuple[int, t
         for tid, year, player, *values in _from_year(ChampionshipTotal.objects, first_year).order_by()
         .values_list("id", *TOTAL_COLUMNS).iterator(chunk_size=BULK_READ)
     }
-
-
-def _rows(by_year: dict[int, list[Result]], cents: dict[tuple[int, int], Decimal], countries: dict[int, str]
-          ) -> tuple[dict[tuple[int, int], tuple], dict[tuple[int, int], tuple]]:
-    """The result rows {(tournament, player): (year, points, counted)} and the total rows
-    {(year, player): (total, results, rank, international, international rank, country)} of `by_year`;
-    `cents` holds each result's points as stored."""
-    results, totals = {}, {}
-    for year, year_results in sorted(by_year.items()):
-        year_total_list = year_totals(year_results, year=year)
-        counted = {(r.player, r.tournament) for t in year_total_list for r in t.counted}
-        for r in year_results:
-            key = (r.tournament, r.player)
-            results[key] = (year, cents[key], (r.player, r.tournament) in counted)
-        international = {row.player: row.rank for row in international_ranking(year_total_list, year_results)}
-        # Best total first, then lower ID (reversed rather than negating a Decimal per total)
-        ordered = sorted(year_total_list, key=lambda t: (t.display, -t.player), reverse=True)
-        for rank, t in enumerate(ordered, start=1):
-            totals[year, t.player] = (t.display, len(t.counted), rank, t.player in international,
-                                      international.get(t.player), countries.get(t.player))
-    return results, totals
 
 
 def _rewrite(system, results: list, totals: list) -> None:
@@ -238,12 +272,12 @@ def _delete_ids(model, ids: list[int]) -> None:
 
 
 def _result_line(row: tuple) -> str:
-    tid, player, year, points, counted = row
-    return f"{tid}\t{player}\t{year}\t{points}\t{'t' if counted else 'f'}"
+    tid, player, year, cents, counted = row
+    return f"{tid}\t{player}\t{year}\t{cents // 100}.{cents % 100:02d}\t{'t' if counted else 'f'}"
 
 
 def _total_line(row: tuple) -> str:
-    year, player, total, results, rank, international, international_rank, country = row
+    year, player, cents, results, rank, international, international_rank, country = row
     international_rank = COPY_NULL if international_rank is None else international_rank
-    return (f"{year}\t{player}\t{total}\t{results}\t{rank}\t{'t' if international else 'f'}\t"
+    return (f"{year}\t{player}\t{cents // 100}.{cents % 100:02d}\t{results}\t{rank}\t{'t' if international else 'f'}\t"
             f"{international_rank}\t{COPY_NULL if country is None else country}")
