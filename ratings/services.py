@@ -165,19 +165,20 @@ def _ratings_replay(system: RatingSystem, since: date | None) -> ReplaySummary:
         start_state=engine_state or None,
         after=(since - timedelta(days=1)) if since is not None else None,
     )
-    start_played = {player: state.last_played for player, state in start_state.items()}
-    events = _event_columns(system, facts, history, first_seq=last_seq + 1, start_games=start_games,
-                            start_played=start_played)
     clubs = club_names()
     stored_list = list_read(system, start_state=start_state if at_head else None)
     championship = championship_read(system=system, since=since) if championship_applies(system) else None
-    # Every write runs behind, in order, on a second thread (same transaction): PostgreSQL ingests the history
-    # and builds its indexes while this thread works out the standings, then the championship.
+    # Every write runs behind, in order, on a second thread (same transaction), while this thread works out
+    # the next rows: the rating list is written while the history's rows are laid out, the history while the
+    # standings are computed, and so on.
     with write_behind() as behind:
-        written = behind.submit(_events_rewrite, system, since, events)
         changes = list_changes(ruleset=ruleset, history=history, start_state=start_state, facts=facts,
                                stored=stored_list)
         behind.submit(list_write, system=system, changes=changes)
+        start_played = {player: state.last_played for player, state in start_state.items()}
+        events = _event_columns(system, facts, history, first_seq=last_seq + 1, start_games=start_games,
+                                start_played=start_played)
+        written = behind.submit(_events_rewrite, system, since, events)
         results = tournament_results_rows(facts=facts, history=history, ruleset=ruleset, club_names=clubs)
         behind.submit(tournament_results_write, system=system, facts=facts, results=results, full=since is None,
                       encoded=tournament_results_encoded(results))
