@@ -5,9 +5,9 @@ Reads nothing but the clubs' names: the replay hands over the facts it loaded an
 tournaments (the replay computes them while its history is being written), and `tournament_results_write`
 replaces them in the database.
 
-Speed: this runs for every tournament of a full replay (a million games; bench/standings.py). The standings
-work on the facts' own tuples (`tournaments.scoring.standings_from_rows`) and the rated games are read in one
-pass over the history. The cross-table (each player's rounds) is not stored: the tournament page works it out
+Speed: this runs for every tournament of a full replay (a million games; bench/standings.py). Every
+tournament is ranked at once on numpy columns (tournaments.standings_columns), and the rated outcomes (rating
+after, performance) are group sums over the history's games. The cross-table (each player's rounds) is not stored: the tournament page works it out
 from the games (tournaments.selectors), which halved what a full replay writes. The tests hold the rows, byte
 for byte, to those of a plain reference (tests/ratings/test_results_equivalence.py).
 """
@@ -15,9 +15,11 @@ for byte, to those of a plain reference (tests/ratings/test_results_equivalence.
 from __future__ import annotations
 
 import json
-from collections import Counter, defaultdict
+from collections import defaultdict
+from itertools import chain
 from operator import itemgetter
 
+import numpy as np
 from django.db import connection
 
 from players.models import SPARE_ID, Club
@@ -26,7 +28,15 @@ from ratings.facts import Facts
 from ratings.history_writer import COPY_NULL, copy_text, other_systems, replacing, rows_insert, rows_merge
 from ratings.rulesets import Ruleset
 from tournaments.models import Standing, Tournament, TournamentOutcome
-from tournaments.scoring import average_rating, charter_failures_from_rows, performance_rating, standings_from_rows
+from tournaments.scoring import charter_failures_from_rows, standings_from_rows
+from tournaments.standings_columns import (
+    DECIDED_BY,
+    Entrants,
+    Games,
+    entrant_index,
+    entrant_keys,
+    ranked_standings,
+)
 
 STANDING_COLUMNS = (
     "tournament_id", "pool", "rank", "player_id", "score", "opponents_score", "penalty", "wins", "draws", "losses",
@@ -111,92 +121,180 @@ def tournament_results_rows(
 
 def _rows(facts: Facts, history: History, ruleset: Ruleset, club_names: dict[int, str]):
     scoring_system = SCORING_SYSTEM.get(ruleset.code, "adlg")
-    scale, excluded = ruleset.scale, facts.excluded
-    unrated = (ruleset.initial_rating,)
-    rated_outcomes = _rated_outcomes(facts, history)
-    rated_games = Counter(map(_TOURNAMENT, history.games))
-    standing_rows: list[tuple] = []
-    add = standing_rows.append
-    outcome_rows = []
-    for tid, info in facts.info.items():
-        pre = history.pre_tournament.get(tid, {})
-        rated = rated_outcomes.get(tid, {})
-        entrants = [(player, pool, penalty, pre.get(player, unrated)[0])
-                    for player, pool, penalty, _ in info.registrations]
-        club_of = {player: club for player, _, _, club in info.registrations}
-        pools = standings_from_rows(system=scoring_system, entrants=entrants, games=info.games, excluded=excluded)
-        ranked_pre = []
-        charter_entrants = []  # (player, club name, pool) of the ranked players
-        pool_of = {}
-        for pool, rows in pools.items():
-            for rank, player, score, opponents_score, penalty, wins, draws, losses, games, _, tiebreak in rows:
-                before = pre.get(player, _NO_RATING)[0]
-                ranked_pre.append(before)
-                charter_entrants.append((player, club_names.get(club_of.get(player)), pool))
-                pool_of[player] = pool
-                outcome = rated.get(player)
-                if outcome is None:
-                    after, performance = before, None
-                else:
-                    after, opponents, rated_wins, rated_losses = outcome
-                    performance = performance_rating(opponents=opponents, wins=rated_wins, losses=rated_losses,
-                                                     scale=scale)
-                add((tid, pool, rank, player, float(score), float(opponents_score), penalty, wins, draws, losses,
-                     games, tiebreak or "", before, after, performance))
-        failures = _charter(info, pools, charter_entrants, pool_of)
-        counts = info.counts_override if info.counts_override is not None else (info.official and not failures)
-        if scoring_system != "adlg":
-            counts = False  # the championship is L'Art de la Guerre's (charter App. 6)
-        outcome_rows.append((tid, average_rating([r for r in ranked_pre if r is not None]),
-                             len(ranked_pre), rated_games.get(tid, 0),
-                             _json([{"code": f.code, "params": dict(f.params)} for f in failures]) if failures
-                             else "[]", counts))
+    infos = list(facts.info.values())
+    entrants, names, before, clubs = _entrants(infos, history, ruleset, facts.excluded)
+    games = _games(infos)
+    excluded = np.fromiter(facts.excluded, dtype=np.int64, count=len(facts.excluded))
+
+    def refused(index: int) -> None:  # the rules say what is wrong with this tournament's games
+        info = infos[index]
+        pre = history.pre_tournament.get(info.id, {})
+        standings_from_rows(system=scoring_system, excluded=facts.excluded, games=info.games, entrants=[
+            (player, pool, penalty, pre.get(player, (ruleset.initial_rating,))[0])
+            for player, pool, penalty, _ in info.registrations])
+
+    ranked = ranked_standings(system=scoring_system, entrants=entrants, games=games, pools=len(names),
+                              excluded=excluded, spare=SPARE_ID, refused=refused)
+    after, performance, rated_games = _rated(infos, history, entrants, before, ruleset.scale)
+
+    order = ranked.order
+    tids = np.array([info.id for info in infos], dtype=np.int64)
+    games_played = ranked.wins + ranked.draws + ranked.losses
+    standing_rows = list(zip(
+        tids[entrants.tournament[order]].tolist(), [names[code][1] for code in entrants.pool[order].tolist()],
+        ranked.rank[order].tolist(), entrants.player[order].tolist(), ranked.score[order].tolist(),
+        ranked.opponents_score[order].tolist(), ranked.penalty[order].tolist(), ranked.wins[order].tolist(),
+        ranked.draws[order].tolist(), ranked.losses[order].tolist(), games_played[order].tolist(),
+        [DECIDED_BY[code] for code in ranked.decided_by[order].tolist()], [before[i] for i in order.tolist()],
+        [_int_or_none(value) for value in after[order].tolist()],
+        [_none_if_nan(value) for value in performance[order].tolist()], strict=True))
+    outcome_rows = _outcomes(infos, entrants, names, before, clubs, club_names, games, rated_games,
+                             scoring_system)
     return standing_rows, outcome_rows
 
 
-class _Winners(dict):
-    """result code -> winning side 'A', 'B' or None, worked out once per code."""
+def _entrants(infos: list, history: History, ruleset: Ruleset, excluded) -> tuple:
+    """The ranked players of every tournament (neither the spare nor excluded), tournament by tournament in
+    registration order: their columns, the pool codes' (tournament index, pool name) in code order, and per
+    entrant the rating before the tournament (None: none yet) and club."""
+    unrated = (ruleset.initial_rating,)
+    tournament, player, pool, penalty, rating, before, clubs = [], [], [], [], [], [], []
+    for index, info in enumerate(infos):
+        rows = [row for row in info.registrations if row[0] != SPARE_ID and row[0] not in excluded]
+        if not rows:
+            continue
+        pre = history.pre_tournament.get(info.id, {})
+        players, pools, penalties, their_clubs = zip(*rows, strict=True)
+        tournament += [index] * len(rows)
+        player += players
+        pool += pools
+        penalty += penalties
+        clubs += their_clubs
+        rating += [pre.get(p, unrated)[0] for p in players]
+        before += [pre.get(p, _NO_RATING)[0] for p in players]
+    names = sorted(set(zip(tournament, pool, strict=True)))
+    code_of = {name: code for code, name in enumerate(names)}
+    columns = Entrants(
+        tournament=np.array(tournament, dtype=np.int64), player=np.array(player, dtype=np.int64),
+        pool=np.array([code_of[key] for key in zip(tournament, pool, strict=True)], dtype=np.int64),
+        penalty=np.array(penalty, dtype=np.int64), rating=np.array(rating, dtype=np.int64))
+    return columns, names, before, clubs
 
-    def __missing__(self, result: str) -> str | None:
-        self[result] = side = _winner(result)
-        return side
+
+def _games(infos: list) -> Games:
+    flat = list(chain.from_iterable(info.games for info in infos))
+    _, rnd, table, a, b, result, a_losses, b_losses, free = zip(*flat, strict=True) if flat else ((),) * 9
+    return Games(
+        tournament=np.repeat(np.arange(len(infos), dtype=np.int64), [len(info.games) for info in infos]),
+        round=np.array(rnd, dtype=np.int64), table=np.array(table, dtype=np.int64),
+        a=np.array(a, dtype=np.int64), b=np.array(b, dtype=np.int64), free=np.array(free, dtype=bool),
+        results=list(zip(result, a_losses, b_losses, strict=True)))
 
 
-def _rated_outcomes(facts: Facts, history: History) -> dict[int, dict[int, list]]:
-    """tournament -> player -> [rating after the last rated game, opponents' ratings before each game, wins,
-    losses], over the player's rated games of the tournament (the spare left out)."""
-    outcomes: dict[int, dict[int, list]] = {}
-    winners = _Winners()
-    current = None
-    players: dict[int, list] = {}
-    winner_of: dict[int, str | None] = {}
-    for gid, tid, a, b, before_a, change_a, before_b, change_b in map(_RATED_FIELDS, history.games):
-        if tid != current:  # the history lists a tournament's games together
-            current = tid
-            players = outcomes.setdefault(tid, {})
-            winner_of = {g[0]: winners[g[5]] for g in facts.info[tid].games}
-        winner = winner_of[gid]
-        if a != SPARE_ID:
-            outcome = players.get(a)
-            if outcome is None:
-                outcome = players[a] = [0, [], 0, 0]
-            outcome[0] = before_a + change_a
-            outcome[1].append(before_b)
-            if winner == "A":
-                outcome[2] += 1
-            elif winner is not None:
-                outcome[3] += 1
-        if b != SPARE_ID:
-            outcome = players.get(b)
-            if outcome is None:
-                outcome = players[b] = [0, [], 0, 0]
-            outcome[0] = before_b + change_b
-            outcome[1].append(before_a)
-            if winner == "B":
-                outcome[2] += 1
-            elif winner is not None:
-                outcome[3] += 1
-    return outcomes
+def _rated(infos: list, history: History, entrants: Entrants, before: list, scale: int):
+    """Per entrant: the rating after its last rated game of the tournament (its rating before, without one;
+    NaN for none) and its performance rating (NaN without a rated game); per tournament, its rated games.
+    The spare has no rated outcome."""
+    n = len(history.games)
+    index_of = {info.id: index for index, info in enumerate(infos)}
+    fields = np.fromiter(chain.from_iterable(map(_RATED_FIELDS, history.games)), dtype=np.int64, count=8 * n)
+    gid, tid, a, b, before_a, change_a, before_b, change_b = fields.reshape(n, 8).T
+    distinct, inverse = np.unique(tid, return_inverse=True)
+    tournament = np.array([index_of[t] for t in distinct.tolist()], dtype=np.int64)[inverse.reshape(-1)]
+    rated_games = np.bincount(tournament, minlength=len(infos))
+    winner = _winners(infos, gid)
+    on_a, on_b = a != SPARE_ID, b != SPARE_ID
+    plain = np.array([np.nan if value is None else value for value in before], dtype=np.float64)
+    if not (on_a.any() or on_b.any()):
+        return plain, np.full(len(plain), np.nan), rated_games
+    position = np.arange(n)
+    keys = np.concatenate([entrant_keys(tournament[on_a], a[on_a]), entrant_keys(tournament[on_b], b[on_b])])
+    # One row per player per rated game, grouped by (tournament, player), in history order within a group.
+    by_key = np.lexsort((np.concatenate([position[on_a], position[on_b]]), keys))
+    keys = keys[by_key]
+    after = np.concatenate([(before_a + change_a)[on_a], (before_b + change_b)[on_b]])[by_key]
+    opponent = np.concatenate([before_b[on_a], before_a[on_b]])[by_key]
+    balance = np.concatenate([np.select([winner[on_a] == 1, winner[on_a] == 2], [1, -1], 0),
+                              np.select([winner[on_b] == 2, winner[on_b] == 1], [1, -1], 0)])[by_key]
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    ends = np.append(starts[1:], len(keys))
+    group_keys, last, count = keys[starts], after[ends - 1], ends - starts
+    # (sum of opponents' ratings + D x (wins - losses)) / rated games: tournaments.scoring.performance_rating
+    performance = (np.add.reduceat(opponent, starts) + scale * np.add.reduceat(balance, starts)).astype(
+        np.float64) / count
+    wanted = entrant_keys(entrants.tournament, entrants.player)
+    found = np.minimum(np.searchsorted(group_keys, wanted), len(group_keys) - 1)
+    hit = group_keys[found] == wanted
+    return np.where(hit, last[found], plain), np.where(hit, performance[found], np.nan), rated_games
+
+
+def _winners(infos: list, gid: np.ndarray) -> np.ndarray:
+    """Per game of `gid`: 1 where A won, 2 where B won, 0 otherwise."""
+    sides = {"A": 1, "B": 2, None: 0}
+    of_result: dict[str, int] = {}
+    side_of = {}
+    for info in infos:
+        for g in info.games:
+            side = of_result.get(g[5])
+            if side is None:
+                side = of_result[g[5]] = sides[_winner(g[5])]
+            side_of[g[0]] = side
+    return np.array([side_of[g] for g in gid.tolist()], dtype=np.int64)
+
+
+def _outcomes(infos: list, entrants: Entrants, names: list, before: list, clubs: list, club_names: dict,
+              games: Games, rated_games: np.ndarray, scoring_system: str) -> list[tuple]:
+    """The TournamentOutcome rows: average rating of the ranked players who had one, ranked players, rated
+    games, charter failures (JSON) and whether the tournament counts for the championship."""
+    ranked = np.bincount(entrants.tournament, minlength=len(infos))
+    known = np.array([value is not None for value in before], dtype=bool)
+    ratings = np.array([value or 0 for value in before], dtype=np.float64)
+    known_count = np.bincount(entrants.tournament[known], minlength=len(infos))
+    # Exact: whole ratings sum exactly in a float far below 2**53, as Python's sum of ints does.
+    known_sum = np.bincount(entrants.tournament[known], ratings[known], minlength=len(infos))
+    rounds = _charter_rounds(entrants, names, games)
+    starts = np.r_[0, np.cumsum(ranked)].tolist()
+    players, pools = entrants.player.tolist(), entrants.pool.tolist()
+    rows = []
+    for index, info in enumerate(infos):
+        span = range(starts[index], starts[index + 1])
+        failures = charter_failures_from_rows(
+            official=info.official,
+            entrants=[(players[i], club_names.get(clubs[i]), names[pools[i]][1]) for i in span],
+            rounds_by_pool={names[code][1]: rounds.get(code, 0) for code in {pools[i] for i in span}})
+        counts = info.counts_override if info.counts_override is not None else (info.official and not failures)
+        if scoring_system != "adlg":
+            counts = False  # the championship is L'Art de la Guerre's (charter App. 6)
+        count = int(known_count[index])
+        rows.append((info.id, float(known_sum[index]) / count if count else None, int(ranked[index]),
+                     int(rated_games[index]),
+                     _json([{"code": f.code, "params": dict(f.params)} for f in failures]) if failures else "[]",
+                     counts))
+    return rows
+
+
+def _charter_rounds(entrants: Entrants, names: list, games: Games) -> dict[int, int]:
+    """Rounds played per pool code, for the charter: a game's pool is its first player's, else its second's
+    ('' counts as none, as it always has); the spare and excluded players have none. Free games are no rounds
+    of the charter."""
+    index_a = entrant_index(entrants, games.tournament, games.a)
+    index_b = entrant_index(entrants, games.tournament, games.b)
+    pool_a = np.where(index_a >= 0, entrants.pool[np.maximum(index_a, 0)], -1)
+    pool_b = np.where(index_b >= 0, entrants.pool[np.maximum(index_b, 0)], -1)
+    unnamed = np.array([name == "" for _, name in names] or [False], dtype=bool)
+    pool = np.where((pool_a >= 0) & ~unnamed[np.maximum(pool_a, 0)], pool_a, pool_b)
+    played = (pool >= 0) & ~games.free
+    pool_rounds = np.unique(entrant_keys(pool[played], games.round[played]))
+    codes, counts = np.unique(pool_rounds >> 32, return_counts=True)
+    return dict(zip(codes.tolist(), counts.tolist(), strict=True))
+
+
+def _int_or_none(value: float):
+    return None if value != value else int(value)  # NaN marks "none"; ratings are whole numbers
+
+
+def _none_if_nan(value: float):
+    return None if value != value else value
 
 
 def _winner(result: str) -> str | None:
@@ -205,18 +303,6 @@ def _winner(result: str) -> str | None:
     if result.startswith("B") or result == "FB":
         return "B"
     return None
-
-
-def _charter(info, pools, entrants: list[tuple], pool_of: dict[int, str]):
-    """The charter's failures: `entrants` are the ranked players' (player, club name, pool), `pool_of` their pools."""
-    # A game's pool is its first player's, else its second's ('' counts as none, as it always has); the spare
-    # and excluded players have none. Free games are no rounds of the charter.
-    played = {(pool_of.get(a) or pool_of.get(b), rnd) for _, rnd, _, a, b, _, _, _, free in info.games if not free}
-    rounds = dict.fromkeys(pools, 0)
-    for pool, _ in played:
-        if pool is not None:
-            rounds[pool] += 1
-    return charter_failures_from_rows(official=info.official, entrants=entrants, rounds_by_pool=rounds)
 
 
 def standing_lines(rows):

@@ -172,6 +172,27 @@ def test_small_tournaments_reaching_every_corner_equal_the_reference():
     assert '"rounds":2' in got[1][0][4]  # the pool '' does not count its round against the spare as B
 
 
+def test_no_tournament_gives_no_row():
+    history = replay(get_ruleset("adlg-2018"), tournaments=[])
+    facts = SimpleNamespace(info={}, excluded=frozenset())
+    assert tournament_results_rows(facts=facts, history=history, ruleset=get_ruleset("adlg-2018"),
+                                   club_names={}) == ([], [])
+
+
+def test_a_game_of_two_pools_is_refused_with_the_scoring_rules_message():
+    day = date(2024, 1, 6)
+    registrations = [(1, "A", 0, None), (2, "B", 0, None), (3, "A", 0, None), (4, "B", 0, None)]
+    games = [(1, 1, 1, 1, 3, "A", 10, 60, False), (2, 1, 2, 2, 4, "A", 10, 60, False),
+             (3, 2, 1, 1, 2, "B", 50, 20, False)]
+    info = {1: TournamentInfo(1, "T", day, day, "FR", True, False, 3, None, registrations, games)}
+    facts = SimpleNamespace(info=info, excluded=frozenset())
+    ruleset = get_ruleset("adlg-2018")
+    history = replay(ruleset, tournaments=[EngineTournament(1, day, day, True, [
+        Game(g[0], *g[1:6], g[8]) for g in games], [r[0] for r in registrations])])
+    with pytest.raises(ValueError, match="round 2, table 1: the players are in different pools"):
+        tournament_results_rows(facts=facts, history=history, ruleset=ruleset, club_names={})
+
+
 def _penalised_sheet(new_players: dict) -> bytes:
     """The builders' valid sheet, later in the year, with two penalties; N1/N2 are the players made before."""
     builder = SheetBuilder.valid()
