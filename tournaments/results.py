@@ -7,9 +7,10 @@ replaces them in the database.
 
 Speed: this runs for every tournament of a full replay (a million games; bench/standings.py). Every
 tournament is ranked at once on numpy columns (tournaments.standings_columns), and the rated outcomes (rating
-after, performance) are group sums over the history's games. The cross-table (each player's rounds) is not stored: the tournament page works it out
-from the games (tournaments.selectors), which halved what a full replay writes. The tests hold the rows, byte
-for byte, to those of a plain reference (tests/ratings/test_results_equivalence.py).
+after, performance) are group sums over the history's games. The cross-table (each player's rounds) is not
+stored: the tournament page works it out from the games (tournaments.selectors), which halved what a full
+replay writes. The tests hold the rows, byte for byte, to those of a plain reference
+(tests/ratings/test_results_equivalence.py).
 """
 
 from __future__ import annotations
