@@ -27,7 +27,8 @@ from championship.models import ChampionshipResult, ChampionshipTotal
 from championship.points import round_points, tournament_points
 from championship.year_tables import Results, YearTables, year_tables
 from players.models import Player
-from ratings.history_writer import BULK_READ, COPY_NULL, other_systems, replacing, rows_insert, rows_update
+from ratings.copy_binary import BinaryCopy, Column
+from ratings.history_writer import BULK_READ, binary_types, other_systems, replacing, rows_insert, rows_update
 from tournaments.models import Tournament
 
 # (pool, rank, player, score, scored rounds) of one ranked player
@@ -168,8 +169,8 @@ def _add_replayed(columns: _Columns, replayed: Mapping[int, tuple], placings: Ma
 
 @dataclass(frozen=True)
 class Writes:
-    """The statements' data, made before they run (championship_prepare): a first replay's rows in bulk (COPY
-    lines on PostgreSQL), or the differences with what is stored: (stale ids, changed rows, new rows)."""
+    """The statements' data, made before they run (championship_prepare): a first replay's rows in bulk (binary
+    COPY data on PostgreSQL), or the differences with what is stored: (stale ids, changed rows, new rows)."""
 
     bulk: bool
     results: object
@@ -180,9 +181,8 @@ def championship_prepare(*, stored: Stored, rows: Rows) -> Writes:
     """What championship_write will write, worked out without a query (the replay's thread does it while the
     other thread is writing): every row of a first replay, else only the differences, from the replay's first
     year on (every year when it is a replay from scratch)."""
-    pg = connection.vendor == "postgresql"
-    if stored.bulk and pg:
-        return Writes(True, list(map(_result_line, rows.result_rows())), list(map(_total_line, rows.total_rows())))
+    if stored.bulk and connection.vendor == "postgresql":
+        return Writes(True, *_binary(rows))
     results = {(tid, player): (year, _decimal(cents), counted)
                for tid, player, year, cents, counted in rows.result_rows()}
     totals = {(year, player): (_decimal(cents), *rest) for year, player, cents, *rest in rows.total_rows()}
@@ -228,17 +228,16 @@ def _stored_totals(first_year: int | None) -> dict[tuple[int, int], tuple[int, t
     }
 
 
-def _rewrite(system, results: list, totals: list) -> None:
-    """A first replay: both tables emptied and written in bulk (`results` and `totals` are COPY text lines on
+def _rewrite(system, results, totals) -> None:
+    """A first replay: both tables emptied and written in bulk (`results` and `totals` are binary COPY data on
     PostgreSQL, tuples elsewhere)."""
     whole = not ChampionshipResult.objects.filter(tournament__system_id__in=other_systems(system)).exists()
-    pg = connection.vendor == "postgresql"
     with replacing(table=ChampionshipResult._meta.db_table, stale=ChampionshipResult.objects.all(), full=True,
                    whole=whole):
-        rows_insert(table=ChampionshipResult._meta.db_table, columns=RESULT_COLUMNS, rows=results, encoded=pg)
+        rows_insert(table=ChampionshipResult._meta.db_table, columns=RESULT_COLUMNS, rows=results)
     with replacing(table=ChampionshipTotal._meta.db_table, stale=ChampionshipTotal.objects.all(), full=True,
                    whole=True):
-        rows_insert(table=ChampionshipTotal._meta.db_table, columns=TOTAL_COLUMNS, rows=totals, encoded=pg)
+        rows_insert(table=ChampionshipTotal._meta.db_table, columns=TOTAL_COLUMNS, rows=totals)
 
 
 def _differences(stored: dict[tuple, tuple[int, tuple]], rows: dict[tuple, tuple]
@@ -271,13 +270,17 @@ def _delete_ids(model, ids: list[int]) -> None:
         stale._raw_delete(stale.db)
 
 
-def _result_line(row: tuple) -> str:
-    tid, player, year, cents, counted = row
-    return f"{tid}\t{player}\t{year}\t{cents // 100}.{cents % 100:02d}\t{'t' if counted else 'f'}"
-
-
-def _total_line(row: tuple) -> str:
-    year, player, cents, results, rank, international, international_rank, country = row
-    international_rank = COPY_NULL if international_rank is None else international_rank
-    return (f"{year}\t{player}\t{cents // 100}.{cents % 100:02d}\t{results}\t{rank}\t{'t' if international else 'f'}\t"
-            f"{international_rank}\t{COPY_NULL if country is None else country}")
+def _binary(rows: Rows) -> tuple[BinaryCopy, BinaryCopy]:
+    """The result and total rows as binary COPY data, straight from the columns."""
+    r, t = rows.results, rows.tables
+    results = BinaryCopy([Column(pgtype, values) for pgtype, values in zip(
+        binary_types(ChampionshipResult, RESULT_COLUMNS), (r.tournament, r.player, r.year, r.cents, t.counted),
+        strict=True)], len(r))
+    countries = [rows.countries.get(player) for player in t.player.tolist()]
+    unranked = t.international_rank == 0
+    values = (t.year, t.player, t.cents, t.results, t.rank, ~unranked, t.international_rank,
+              np.array([(country or "").encode() for country in countries] or [b""])[:len(countries)])
+    nulls = (None,) * 6 + (unranked, np.array([country is None for country in countries], dtype=bool))
+    totals = BinaryCopy([Column(pgtype, value, null) for pgtype, value, null in zip(
+        binary_types(ChampionshipTotal, TOTAL_COLUMNS), values, nulls, strict=True)], len(t.year))
+    return results, totals

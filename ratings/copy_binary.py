@@ -20,6 +20,12 @@ import numpy as np
 _SIGNATURE = b"PGCOPY\n\xff\r\n\x00" + bytes(8)  # signature, flags (no OIDs), header extension length 0
 _TRAILER = b"\xff\xff"
 _VALUE_TYPES = {"int2": ">i2", "int4": ">i4", "int8": ">i8", "float8": ">f8", "date": ">i4", "bool": "?"}
+# numeric as PostgreSQL sends it: digit count, weight of the first digit, sign, display scale, then base-10000
+# digits. Whole cents always fit three digits of weight 1, 0 and -1: 10000s, units, and the cents x 100.
+_CENTS = np.dtype([("ndigits", ">i2"), ("weight", ">i2"), ("sign", ">u2"), ("dscale", ">u2"), ("digits", ">i2", (3,))])
+_VALUE_TYPES["cents"] = _CENTS
+_MAX_CENTS = 10**10  # 10^8 units: the first digit stays below 10000
+_NEGATIVE = 0x4000
 PG_EPOCH = date(2000, 1, 1).toordinal()  # binary dates count days from it
 _MAX_TEXT = 4096  # text values are grouped by byte width, below this
 _BLOCK_ROWS = 100_000  # rows per block handed to COPY: the writer thread sends one while the next is laid out
@@ -27,8 +33,9 @@ _BLOCK_ROWS = 100_000  # rows per block handed to COPY: the writer thread sends 
 
 @dataclass(frozen=True)
 class Column:
-    """One column: `pgtype` is the table column's type (int2, int4, int8, float8, date, bool or text);
-    `values` a numpy array (dates as days from PG_EPOCH, text as bytes) or one value for every row;
+    """One column: `pgtype` is the table column's type (int2, int4, int8, float8, date, bool or text), or
+    `cents` for a numeric of two decimal places; `values` a numpy array (dates as days from PG_EPOCH, text as
+    bytes, cents as whole numbers) or one value for every row;
     `nulls` a boolean array marking NULLs, or None when the column has none."""
 
     pgtype: str
@@ -102,8 +109,21 @@ class BinaryCopy:
                     block[f"value{i}"] = values if isinstance(values, np.ndarray) else _as_bytes(values)
             else:
                 block[f"length{i}"] = np.dtype(kind).itemsize
-                block[f"value{i}"] = values
+                block[f"value{i}"] = _numeric(values) if column.pgtype == "cents" else values
         return block.tobytes()
+
+
+def _numeric(cents) -> np.ndarray:
+    cents = np.asarray(cents, dtype=np.int64)
+    size = np.abs(cents)
+    if size.size and size.max() >= _MAX_CENTS:
+        raise ValueError(f"cents beyond {_MAX_CENTS - 1} have no binary COPY encoding here")
+    units = size // 100
+    values = np.empty(cents.shape, dtype=_CENTS)
+    values["ndigits"], values["weight"], values["dscale"] = 3, 1, 2
+    values["sign"] = np.where(cents < 0, _NEGATIVE, 0)
+    values["digits"] = np.stack([units // 10000, units % 10000, size % 100 * 100], axis=-1)
+    return values
 
 
 def _as_bytes(value) -> bytes:

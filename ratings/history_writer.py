@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
@@ -19,6 +20,26 @@ EVENT_COLUMNS = (
     "rating_before", "rating_after", "change", "games_before", "opponent_rating", "k", "expected", "score",
     "last_played_before",
 )
+
+
+_BINARY_TYPES = {"smallint": "int2", "integer": "int4", "bigint": "int8", "double precision": "float8",
+                 "date": "date", "boolean": "bool"}
+
+
+def binary_types(model, columns: Sequence[str]) -> list[str]:
+    """The binary COPY type (ratings.copy_binary) of each of `model`'s `columns` (column names), read from the
+    model's own fields: a field changed in a migration changes its encoding with it."""
+    fields = {field.column: field for field in model._meta.concrete_fields}
+    types = []
+    for column in columns:
+        db_type = fields[column].db_type(connection)
+        if db_type == "text" or db_type.startswith("varchar"):
+            types.append("text")
+        elif re.fullmatch(r"numeric\(\d+, ?2\)", db_type):
+            types.append("cents")  # two decimal places, sent as whole cents
+        else:
+            types.append(_BINARY_TYPES[db_type])
+    return types
 
 
 def rows_insert(*, table: str, columns: Sequence[str], rows: Iterable, encoded: bool = False) -> int:

@@ -126,7 +126,9 @@ class PlayerRating(models.Model):
     tournament (a 20-point move passes thousands of players). It is read from RatingCount (ratings.positions).
     """
 
-    system = models.ForeignKey(RatingSystem, on_delete=models.CASCADE, db_constraint=False, related_name="+")
+    # No index of its own: the unique (system, player) and every list index start with the system.
+    system = models.ForeignKey(RatingSystem, on_delete=models.CASCADE, db_constraint=False, db_index=False,
+                               related_name="+")
     player = models.ForeignKey("players.Player", on_delete=models.CASCADE, db_constraint=False, related_name="ratings")
     rating = models.IntegerField(_("rating"))
     games = models.PositiveIntegerField(_("rated games"))

@@ -24,9 +24,10 @@ import numpy as np
 from django.db import connection
 
 from players.models import SPARE_ID, Club
+from ratings.copy_binary import BinaryCopy, Column
 from ratings.engine import GameRecord, History, collector_paused
 from ratings.facts import Facts
-from ratings.history_writer import COPY_NULL, copy_text, other_systems, replacing, rows_insert, rows_merge
+from ratings.history_writer import binary_types, other_systems, replacing, rows_insert, rows_merge
 from ratings.rulesets import Ruleset
 from tournaments.models import Standing, Tournament, TournamentOutcome
 from tournaments.scoring import charter_failures_from_rows, standings_from_rows
@@ -57,38 +58,36 @@ def club_names() -> dict[int, str]:
     return dict(Club.objects.values_list("id", "name"))
 
 
-def tournament_results_encoded(results: tuple[list[tuple], list[tuple]]) -> list[str] | None:
-    """The standings of `results` as COPY text lines on PostgreSQL (None elsewhere): made by the replay's own
+def tournament_results_encoded(results: tuple[list[tuple], list[tuple]]) -> BinaryCopy | None:
+    """The standings of `results` as binary COPY data on PostgreSQL (None elsewhere): made by the replay's own
     thread while the other one writes, so that the writer only sends them."""
-    return list(standing_lines(results[0])) if connection.vendor == "postgresql" else None
+    return standing_binary(results[0]) if connection.vendor == "postgresql" else None
 
 
 def tournament_results_write(*, facts: Facts, results: tuple[list[tuple], list[tuple]], system,
-                             full: bool = False, encoded: list[str] | None = None) -> None:
+                             full: bool = False, encoded: BinaryCopy | None = None) -> None:
     """Write the standings and outcomes (`results`, from tournament_results_rows) of the tournaments of `facts`;
-    `encoded`: the standings already as COPY lines (tournament_results_encoded). `full`: facts hold every
+    `encoded`: the standings already as COPY data (tournament_results_encoded). `full`: facts hold every
     tournament of the system (a replay from scratch)."""
     tids = list(facts.info)
     TournamentOutcome.objects.filter(tournament_id__in=tids)._raw_delete(TournamentOutcome.objects.db)
     standing_rows, outcome_rows = results
     table = Standing._meta.db_table
     pg = connection.vendor == "postgresql"
-    lines = (encoded if encoded is not None else standing_lines(standing_rows)) if pg else None
+    data = (encoded if encoded is not None else standing_binary(standing_rows)) if pg else None
     if pg and (not full or Standing.objects.filter(tournament__system=system).exists()):
         # After a correction, or a replay from scratch of a stored history, most standings come out as they
         # were: only the differing ones are written (and readers are not held up). A first replay bulk-writes.
         of_system = f"e.tournament_id IN (SELECT id FROM {Tournament._meta.db_table} WHERE system_id = %s)"  # noqa: S608
         stale, params = (of_system, [system.code]) if full else ("e.tournament_id = ANY(%s)", [tids])
         rows_merge(table=table, columns=STANDING_COLUMNS, key=("tournament_id", "player_id"), stale=stale,
-                   params=params, rows=lines, encoded=True)
+                   params=params, rows=data)
     else:
         stale = Standing.objects.filter(tournament__system=system) if full else Standing.objects.filter(
             tournament_id__in=tids)
         whole = full and not Standing.objects.filter(tournament__system_id__in=other_systems(system)).exists()
         with replacing(table=table, stale=stale, full=full, whole=whole):
-            # On PostgreSQL COPY text lines, made here: rows_insert's value-by-value encoding costs twice as much.
-            rows_insert(table=table, columns=STANDING_COLUMNS,
-                        **({"rows": lines, "encoded": True} if pg else {"rows": standing_rows}))
+            rows_insert(table=table, columns=STANDING_COLUMNS, rows=data if pg else standing_rows)
     rows_insert(table=TournamentOutcome._meta.db_table, columns=OUTCOME_COLUMNS, rows=outcome_rows)
     Tournament.objects.filter(pk__in=tids, status=Tournament.RECEIVED).update(status=Tournament.RATED)
 
@@ -306,25 +305,20 @@ def _winner(result: str) -> str | None:
     return None
 
 
-def standing_lines(rows):
-    """Standing rows (STANDING_COLUMNS) as PostgreSQL COPY text lines: exactly what rows_insert writes for the
-    tuples (ratings.history_writer.copy_text, value by value), one f-string a row.
-
-    The columns' types are fixed: ints (never None or bool), floats, strings, and None only in rating_before,
-    rating_after and performance."""
-    null = COPY_NULL
-    for tid, pool, rank, player, score, opponents_score, penalty, wins, draws, losses, games, tiebreak, before, \
-            after, performance in rows:
-        yield (f"{tid}\t{_copy_str(pool)}\t{rank}\t{player}\t{score!r}\t{opponents_score!r}\t{penalty}\t{wins}\t"
-               f"{draws}\t{losses}\t{games}\t{_copy_str(tiebreak)}\t{null if before is None else before}\t"
-               f"{null if after is None else after}\t{null if performance is None else repr(performance)}")
-
-
-def _copy_str(text: str) -> str:
-    # Pool names and tie-breaks seldom hold anything to escape: skip str.translate then.
-    if "\\" in text or "\t" in text or "\n" in text or "\r" in text:
-        return copy_text(text)
-    return text
+def standing_binary(rows: list[tuple]) -> BinaryCopy:
+    """Standing rows (STANDING_COLUMNS) as binary COPY data, each column in its type (read from the model).
+    Only rating_before, rating_after and performance hold NULLs."""
+    columns = []
+    values_of = list(zip(*rows, strict=True)) if rows else [()] * len(STANDING_COLUMNS)
+    for pgtype, values in zip(binary_types(Standing, STANDING_COLUMNS), values_of, strict=True):
+        if pgtype == "text":
+            columns.append(Column("text", np.array([value.encode() for value in values] or [b""])[:len(values)]))
+        elif None in values:
+            columns.append(Column(pgtype, np.array([0 if value is None else value for value in values]),
+                                  np.array([value is None for value in values], dtype=bool)))
+        else:
+            columns.append(Column(pgtype, np.array(values)))
+    return BinaryCopy(columns, len(rows))
 
 
 def _json(value) -> str:

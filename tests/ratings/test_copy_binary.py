@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 
 import numpy as np
 import pytest
 from django.db import connection
 
 from ratings.copy_binary import BinaryCopy, Column, pg_days
-from ratings.history_writer import rows_insert
+from ratings.history_writer import binary_types, rows_insert
 
 pytestmark = pytest.mark.django_db
 
@@ -45,6 +46,36 @@ def test_postgresql_reads_back_every_type_null_and_text_width():
     ]
 
 
+def test_postgresql_reads_back_cents_as_numeric_of_two_places():
+    if connection.vendor != "postgresql":
+        pytest.skip("binary COPY is PostgreSQL's")
+    cents = [0, 5, 850, 100, 123456789, -2437, 99_999_999_99, 1_000_000]
+    data = BinaryCopy([Column("int4", np.arange(len(cents))), Column("cents", np.array(cents))], len(cents))
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TEMP TABLE binary_cents (i integer, points numeric(12, 2))")
+        rows_insert(table="binary_cents", columns=("i", "points"), rows=data)
+        cursor.execute("SELECT points, points::text FROM binary_cents ORDER BY i")
+        stored = cursor.fetchall()
+        cursor.execute("DROP TABLE binary_cents")
+    assert [value for value, _ in stored] == [Decimal(c).scaleb(-2) for c in cents]
+    assert [text for _, text in stored][:4] == ["0.00", "0.05", "8.50", "1.00"]
+
+
+def test_cents_too_large_for_three_digits_are_refused():
+    with pytest.raises(ValueError, match="cents beyond"):
+        b"".join(BinaryCopy([Column("cents", np.array([10**10]))], 1))
+
+
 def test_an_unknown_type_is_refused():
     with pytest.raises(ValueError, match="numeric"):
         BinaryCopy([Column("numeric", np.array([1]))], 1)
+
+
+def test_the_binary_types_follow_the_model_fields():
+    from championship.models import ChampionshipTotal
+    from championship.services import TOTAL_COLUMNS
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the types are PostgreSQL's")
+    assert binary_types(ChampionshipTotal, TOTAL_COLUMNS) == [
+        "int2", "int4", "cents", "int2", "int4", "bool", "int4", "text"]
