@@ -17,7 +17,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from players.models import SPARE_ID
-from ratings.current_list import list_changes, list_read, list_write
+from ratings.current_list import list_bulk, list_changes, list_read, list_write
 from ratings.engine import History, PlayerState, collector_paused, replay
 from ratings.event_columns import EventColumns, event_columns
 from ratings.facts import Facts, facts_load
@@ -174,7 +174,8 @@ def _ratings_replay(system: RatingSystem, since: date | None) -> ReplaySummary:
     with write_behind() as behind:
         changes = list_changes(ruleset=ruleset, history=history, start_state=start_state, facts=facts,
                                stored=stored_list)
-        behind.submit(list_write, system=system, changes=changes)
+        behind.submit(list_write, system=system, changes=changes,
+                      bulk=list_bulk(code=system.code, changes=changes, stored=stored_list))
         start_played = {player: state.last_played for player, state in start_state.items()}
         events = _event_columns(system, facts, history, first_seq=last_seq + 1, start_games=start_games,
                                 start_played=start_played)
