@@ -50,7 +50,6 @@ SCORING_SYSTEM = {"adlg-2018": "adlg", "adlg-annex-a": "adlg", "battle-empire": 
 # The fields of a History.games row that the rated outcomes read, by name.
 _RATED_FIELDS = itemgetter(*(GameRecord._fields.index(name) for name in (
     "game", "tournament", "a", "b", "before_a", "change_a", "before_b", "change_b")))
-_TOURNAMENT = itemgetter(GameRecord._fields.index("tournament"))
 
 
 def club_names() -> dict[int, str]:

@@ -15,7 +15,7 @@ the (tournament, pool) pairs in tournament order, then pool name, which is the o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -77,7 +77,7 @@ class Ranked:
 
 
 def ranked_standings(*, system: str, entrants: Entrants, games: Games, pools: int, excluded: np.ndarray,
-                     spare: int, refused=None) -> Ranked:
+                     spare: int, refused: Callable[[int], None]) -> Ranked:
     """The standings of every pool. `pools`: how many pool codes there are; `excluded`: the excluded players'
     IDs; `refused(tournament index)`: called for a tournament with a game the rules refuse (a player who is not
     an entrant, the spare against itself, players of two pools); it must raise (standings_from_rows does)."""
@@ -100,7 +100,7 @@ def ranked_standings(*, system: str, entrants: Entrants, games: Games, pools: in
     key_b = np.where(spare_b, e + pool_a, index_b)
 
     figures = _figures(system, games.results, ~void)
-    scored = ~void & ~games.free.astype(bool)
+    scored = ~void & ~games.free
     keys = e + pools
     ka, kb = key_a[scored], key_b[scored]
     a_score, b_score, counter_a, counter_b, counted = (column[scored] for column in figures)
