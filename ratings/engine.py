@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import gc
 import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
@@ -595,6 +595,8 @@ def replay(
     spare: int = SPARE_ID,
     start_state: Mapping[int, PlayerState] | None = None,
     after: tuple[date, date, int] | date | None = None,
+    progress: Callable[[list, list], None] | None = None,
+    every: int = 200_000,
 ) -> History:
     """Rates the history and returns its `History`.
 
@@ -605,6 +607,10 @@ def replay(
     precedes it); openings should be passed again: a player already in `start_state` keeps that state and
     the opening only tells from when it counts as activity for the adjustment. Players neither in
     `start_state` nor in `openings` start from the ruleset's initial rating.
+
+    `progress(games, adjustments)`, if given, is called between tournaments each time at least `every` more
+    game records are made, with the History's growing lists (records already made never change): the caller
+    can write the history so far while the rest is rated. It is not called at the end.
     """
     with collector_paused():
         return _replay(
@@ -616,6 +622,8 @@ def replay(
             spare=spare,
             start_state=start_state or {},
             point=_point_key(after),
+            progress=progress,
+            every=every,
         )
 
 
@@ -643,6 +651,8 @@ def _replay(
     spare: int,
     start_state: Mapping[int, PlayerState],
     point: tuple,
+    progress: Callable[[list, list], None] | None,
+    every: int,
 ) -> History:
     state = _State(ruleset, excluded=excluded, spare=spare)
     state.load(openings, start_state)
@@ -653,6 +663,7 @@ def _replay(
     adjustments: list[tuple] = []
     pre_tournament: dict[int, dict[int, tuple[int, int]]] = {}
     y = 0
+    reported = 0
     for t in todo:
         while y < len(years) and date(years[y], 12, 31) < t.end:
             state.close_year(ruleset, years[y], adjustments)
@@ -665,6 +676,9 @@ def _replay(
             _rate_by_game(ruleset, t, games, tables, state, records)
         else:
             _rate_by_tournament(ruleset, t, games, state, records)
+        if progress is not None and len(records) - reported >= every:
+            progress(records, adjustments)
+            reported = len(records)
     for year in years[y:]:
         state.close_year(ruleset, year, adjustments)
     return History(records, adjustments, state.final(), pre_tournament)

@@ -216,3 +216,43 @@ def _player_cumulations(player: np.ndarray, is_game: np.ndarray, day: np.ndarray
 
 def _ordinal(value: date | None) -> int:
     return 0 if value is None else value.toordinal()
+
+
+class EventExpansion:
+    """The history's event rows made chunk by chunk while the engine runs (its `progress`), numbered on from
+    `first_seq`: each call of `next` expands the records added since the last one, the players' game counts
+    and last rated games carried over. The chunks, one after the other, are exactly `event_columns` of the
+    whole history (tested)."""
+
+    def __init__(self, *, code: str, end_of: Mapping[int, date], result_of: Mapping[int, str],
+                 values: Mapping[str, tuple[float, float]], first_seq: int, start_games: Mapping[int, int],
+                 start_played: Mapping[int, date | None], spare: int) -> None:
+        self._fixed = {"code": code, "end_of": end_of, "result_of": result_of, "values": values, "spare": spare}
+        self._seq = first_seq
+        self._games = dict(start_games)
+        self._played = dict(start_played)
+        self._done = (0, 0)  # game records, adjustments expanded so far
+
+    def next(self, games: list[tuple], adjustments: list[tuple]) -> EventColumns:
+        """The rows of the records of `games` and `adjustments` (the engine's growing lists) not expanded yet."""
+        done_games, done_adjustments = self._done
+        columns = event_columns(games=games[done_games:], adjustments=adjustments[done_adjustments:],
+                                first_seq=self._seq, start_games=self._games, start_played=self._played,
+                                **self._fixed)
+        self._done = (len(games), len(adjustments))
+        self._seq += len(columns)
+        self._carry(columns)
+        return columns
+
+    def _carry(self, columns: EventColumns) -> None:
+        """Each player's rated games and last rated game after `columns`: what the next chunk starts from."""
+        if not len(columns):
+            return
+        players, from_end = np.unique(columns.player[::-1], return_index=True)
+        last = len(columns) - 1 - from_end  # each player's last row
+        is_game = columns.is_game[last]
+        games = columns.games_before[last] + is_game
+        played = np.where(is_game, columns.day[last], columns.last_played[last])
+        self._games.update(zip(players.tolist(), games.tolist(), strict=True))
+        self._played.update((player, date.fromordinal(day) if day else None)
+                            for player, day in zip(players.tolist(), played.tolist(), strict=True))

@@ -229,19 +229,37 @@ def rows_merge(*, table: str, columns: Sequence[str], key: Sequence[str], stale:
     For a replay from a date: a correction years back recomputes hundreds of thousands of rows of which a
     few hundred differ (integer ratings absorb most of a change). Rewriting them all costs their deletion and
     every index entry twice; comparing costs a COPY into a table with no index and no WAL, and one hash join.
+    The three steps are also there one by one (merge_begin, COPY into merge_table(table), merge_finish), for
+    rows that come in several parts.
     """
+    merge_begin(table=table, columns=columns)
+    given = rows_insert(table=merge_table(table), columns=columns, rows=rows, encoded=encoded)
+    merge_finish(table=table, columns=columns, key=key, stale=stale, params=params)
+    return given
+
+
+def merge_table(table: str) -> str:
+    """The temporary table that the new rows of a merge into `table` are copied to."""
+    return f"{table}_merge"
+
+
+def merge_begin(*, table: str, columns: Sequence[str]) -> None:
+    quote = connection.ops.quote_name
+    merge, diff = quote(merge_table(table)), quote(f"{table}_diff")
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE IF EXISTS {merge}, {diff}")
+        cursor.execute(f"CREATE TEMP TABLE {merge} AS SELECT {', '.join(map(quote, columns))} "  # noqa: S608
+                       f"FROM {quote(table)} WITH NO DATA")
+
+
+def merge_finish(*, table: str, columns: Sequence[str], key: Sequence[str], stale: str, params: Sequence) -> None:
     quote = connection.ops.quote_name
     names = [quote(c) for c in columns]
-    merge, diff = quote(f"{table}_merge"), quote(f"{table}_diff")
+    merge, diff = quote(merge_table(table)), quote(f"{table}_diff")
     keys = " AND ".join(f"t.{quote(k)} = e.{quote(k)}" for k in key)
     rest = [n for c, n in zip(columns, names, strict=True) if c not in key]
     same = f"({', '.join(f't.{n}' for n in rest)}) IS NOT DISTINCT FROM ({', '.join(f'e.{n}' for n in rest)})"
     first_key = f"t.{quote(key[0])}"
-    with connection.cursor() as cursor:
-        cursor.execute(f"DROP TABLE IF EXISTS {merge}, {diff}")
-        cursor.execute(f"CREATE TEMP TABLE {merge} AS SELECT {', '.join(names)} FROM {quote(table)} "  # noqa: S608
-                       "WITH NO DATA")
-    given = rows_insert(table=f"{table}_merge", columns=columns, rows=rows, encoded=encoded)
     with connection.cursor() as cursor:
         # Names come from the models, `stale` from the caller's code; values travel as parameters.
         cursor.execute(
@@ -254,7 +272,6 @@ def rows_merge(*, table: str, columns: Sequence[str], key: Sequence[str], stale:
         cursor.execute(f"INSERT INTO {quote(table)} ({', '.join(names)}) "  # noqa: S608
                        f"SELECT {', '.join(names)} FROM {diff} WHERE fresh")
         cursor.execute(f"DROP TABLE {merge}, {diff}")
-    return given
 
 
 _PG_TYPES: dict[tuple[str, str], str] = {}

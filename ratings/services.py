@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -18,21 +19,25 @@ from django.utils import timezone
 
 from players.models import SPARE_ID
 from ratings.current_list import list_bulk, list_changes, list_read, list_write
-from ratings.engine import History, PlayerState, collector_paused, replay
-from ratings.event_columns import EventColumns, event_columns
+from ratings.engine import PlayerState, collector_paused, replay
+from ratings.event_columns import EventColumns, EventExpansion
 from ratings.facts import Facts, facts_load
 from ratings.history_writer import (
     BULK_READ,
     EVENT_COLUMNS,
+    merge_begin,
+    merge_finish,
+    merge_table,
     other_systems,
     replacing,
     rows_insert,
-    rows_merge,
 )
 from ratings.models import PlayerRating, RatingEvent, RatingSystem, ReplayLock, ReplayRequest
 from ratings.write_behind import write_behind
 
 logger = logging.getLogger(__name__)
+# Game records per part of the history written while the engine rates the rest (a million games: five parts).
+HISTORY_PART = 200_000
 
 
 @dataclass(frozen=True)
@@ -103,12 +108,11 @@ def _as_date(value) -> date | None:
     return date.fromisoformat(str(value))
 
 
-def _event_columns(system: RatingSystem, facts: Facts, history: History, *, first_seq: int,
-                   start_games: dict[int, int], start_played: dict[int, date | None]) -> EventColumns:
+def _event_expansion(system: RatingSystem, facts: Facts, *, first_seq: int, start_games: dict[int, int],
+                     start_played: dict[int, date | None]) -> EventExpansion:
     """The engine's records expanded to one event row per player per game (and per adjustment), in order."""
-    return event_columns(
-        code=system.code, games=history.games, adjustments=history.adjustments,
-        end_of={tid: t.end for tid, t in facts.info.items()},
+    return EventExpansion(
+        code=system.code, end_of={tid: t.end for tid, t in facts.info.items()},
         result_of={g[0]: g[5] for t in facts.info.values() for g in t.games},
         values=system.get_ruleset().result_values, first_seq=first_seq, start_games=start_games,
         start_played=start_played, spare=SPARE_ID)
@@ -156,30 +160,38 @@ def _ratings_replay(system: RatingSystem, since: date | None) -> ReplaySummary:
             p for t in facts.tournaments for g in t.games for p in (g.a, g.b)}
         engine_state = {p: state for p, state in start_state.items() if p in playing}
         engine_openings = [o for o in facts.openings if o.player in playing]
-    history = replay(
-        ruleset,
-        tournaments=facts.tournaments,
-        openings=engine_openings,
-        closed_years=facts.closed_years,
-        excluded=facts.excluded,
-        start_state=engine_state or None,
-        after=(since - timedelta(days=1)) if since is not None else None,
-    )
     clubs = club_names()
     stored_list = list_read(system, start_state=start_state if at_head else None)
     championship = championship_read(system=system, since=since) if championship_applies(system) else None
+    expansion = _event_expansion(system, facts, first_seq=last_seq + 1, start_games=start_games,
+                                 start_played={player: state.last_played for player, state in start_state.items()})
     # Every write runs behind, in order, on a second thread (same transaction), while this thread works out
-    # the next rows: the rating list is written while the history's rows are laid out, the history while the
-    # standings are computed, and so on.
+    # the next rows: the history is written part by part while the engine rates the rest, the rating list
+    # and the history's indexes while the standings are computed, and so on.
     with write_behind() as behind:
+        history_rewrite = _HistoryRewrite(system, since)
+        behind.submit(history_rewrite.begin)
+
+        def written_so_far(games: list, adjustments: list) -> None:
+            behind.submit(history_rewrite.add, expansion.next(games, adjustments))
+
+        history = replay(
+            ruleset,
+            tournaments=facts.tournaments,
+            openings=engine_openings,
+            closed_years=facts.closed_years,
+            excluded=facts.excluded,
+            start_state=engine_state or None,
+            after=(since - timedelta(days=1)) if since is not None else None,
+            progress=written_so_far,
+            every=HISTORY_PART,
+        )
+        written_so_far(history.games, history.adjustments)
+        written = behind.submit(history_rewrite.finish)
         changes = list_changes(ruleset=ruleset, history=history, start_state=start_state, facts=facts,
                                stored=stored_list)
         behind.submit(list_write, system=system, changes=changes,
                       bulk=list_bulk(code=system.code, changes=changes, stored=stored_list))
-        start_played = {player: state.last_played for player, state in start_state.items()}
-        events = _event_columns(system, facts, history, first_seq=last_seq + 1, start_games=start_games,
-                                start_played=start_played)
-        written = behind.submit(_events_rewrite, system, since, events)
         results = tournament_results_rows(facts=facts, history=history, ruleset=ruleset, club_names=clubs)
         behind.submit(tournament_results_write, system=system, facts=facts, results=results, full=since is None,
                       encoded=tournament_results_encoded(results))
@@ -195,25 +207,46 @@ def _ratings_replay(system: RatingSystem, since: date | None) -> ReplaySummary:
     return summary
 
 
-def _events_rewrite(system: RatingSystem, since: date | None, events: EventColumns) -> int:
-    """Replace the system's events from `since` on (all of them when None) by `events`."""
-    table = RatingEvent._meta.db_table
-    rows = events.binary_copy() if connection.vendor == "postgresql" else events.tuples()
-    stored = RatingEvent.objects.filter(system=system)
-    full = since is None
-    if connection.vendor == "postgresql" and (not full or stored.exists()):
-        # Events are the same from one replay to the next when their sequence number, player and every value
-        # match: only the differing ones are written, and readers of the history are never held up. Only a
-        # first replay, into an empty history, takes the bulk path below.
-        stale, params = ("e.system_id = %s", [system.code]) if full else (
-            "e.system_id = %s AND e.date >= %s", [system.code, since])
-        return rows_merge(table=table, columns=EVENT_COLUMNS, key=("system_id", "seq", "player_id"), stale=stale,
-                          params=params, rows=rows)
-    stale = stored if full else stored.filter(date__gte=since)
-    # By the other systems' codes, not "not this one": that would scan two million rows for nothing.
-    whole = full and not RatingEvent.objects.filter(system_id__in=other_systems(system)).exists()
-    with replacing(table=table, stale=stale, full=full, whole=whole):
-        return rows_insert(table=table, columns=EVENT_COLUMNS, rows=rows)
+class _HistoryRewrite:
+    """Replace the system's events from `since` on (all of them when None) by rows that come in parts, in
+    order: `begin`, `add` per part, `finish` (each a job of the write-behind thread)."""
+
+    def __init__(self, system: RatingSystem, since: date | None) -> None:
+        self.system, self.since = system, since
+        self.table = RatingEvent._meta.db_table
+        self.written = 0
+        self._merge: tuple | None = None  # (stale condition, its parameters) when merging
+        self._replacing = ExitStack()
+
+    def begin(self) -> None:
+        stored = RatingEvent.objects.filter(system=self.system)
+        full = self.since is None
+        if connection.vendor == "postgresql" and (not full or stored.exists()):
+            # Events are the same from one replay to the next when their sequence number, player and every
+            # value match: only the differing ones are written, and readers of the history are never held up.
+            # Only a first replay, into an empty history, takes the bulk path below.
+            self._merge = ("e.system_id = %s", [self.system.code]) if full else (
+                "e.system_id = %s AND e.date >= %s", [self.system.code, self.since])
+            merge_begin(table=self.table, columns=EVENT_COLUMNS)
+            return
+        stale = stored if full else stored.filter(date__gte=self.since)
+        # By the other systems' codes, not "not this one": that would scan two million rows for nothing.
+        whole = full and not RatingEvent.objects.filter(system_id__in=other_systems(self.system)).exists()
+        self._replacing.enter_context(replacing(table=self.table, stale=stale, full=full, whole=whole))
+
+    def add(self, events: EventColumns) -> None:
+        rows = events.binary_copy() if connection.vendor == "postgresql" else events.tuples()
+        target = merge_table(self.table) if self._merge is not None else self.table
+        self.written += rows_insert(table=target, columns=EVENT_COLUMNS, rows=rows)
+
+    def finish(self) -> int:
+        if self._merge is not None:
+            stale, params = self._merge
+            merge_finish(table=self.table, columns=EVENT_COLUMNS, key=("system_id", "seq", "player_id"),
+                         stale=stale, params=params)
+        else:
+            self._replacing.close()  # the history's indexes and keys built again
+        return self.written
 
 
 class ReplayBusy(Exception):

@@ -12,7 +12,7 @@ from django.db import connection
 from bench.synthetic import make_federation
 from players.models import SPARE_ID
 from ratings.engine import replay
-from ratings.event_columns import event_columns
+from ratings.event_columns import EventExpansion, event_columns
 from ratings.history_writer import EVENT_COLUMNS, rows_insert
 from ratings.rulesets import get_ruleset
 
@@ -89,6 +89,28 @@ def test_event_columns_continue_from_a_start_state():
                               **facts, **start).tuples())
     assert rows == expected
     assert rows[0][2] == 1_000_001
+
+
+@pytest.mark.parametrize("every", [1, 37, 500, 10_000])
+def test_the_history_expanded_in_chunks_while_the_engine_runs_is_the_whole_expansion(every):
+    # The replay writes the history chunk by chunk as the engine goes (its progress): adjustments fall on
+    # chunk boundaries, players carry their counts and dates from one chunk to the next.
+    federation, whole, facts = _history(13)
+    ruleset = get_ruleset("adlg-2018")
+    years = sorted({t.end.year for t in federation.tournaments})
+    start = {"first_seq": 51, "start_games": {o.player: o.games for o in federation.openings},
+             "start_played": {p: date(1999, 1, 1) for p in federation.players[::5]}}
+    expansion = EventExpansion(code="adlg", spare=SPARE_ID, **facts, **start)
+    chunks = []
+    history = replay(ruleset, tournaments=federation.tournaments, openings=federation.openings,
+                     closed_years=years[:-1], every=every,
+                     progress=lambda games, adjustments: chunks.append(expansion.next(games, adjustments)))
+    chunks.append(expansion.next(history.games, history.adjustments))
+    expected = list(event_columns(code="adlg", games=whole.games, adjustments=whole.adjustments, spare=SPARE_ID,
+                                  **facts, **start).tuples())
+    assert [row for chunk in chunks for row in chunk.tuples()] == expected
+    # 4,000 games: progress every 10,000 never comes, the whole history is the last chunk.
+    assert len(chunks) == 1 if every == 10_000 else len(chunks) > 5
 
 
 def test_no_games_and_no_adjustments_make_no_rows():

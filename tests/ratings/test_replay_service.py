@@ -219,3 +219,30 @@ def test_a_tournament_that_stops_counting_leaves_the_championship_of_a_replay_fr
     assert totals == set(ChampionshipResult.objects.values_list("player_id", flat=True))
     assert not totals & spring_only
     _scratch_equals_stored()
+
+
+@pytest.mark.parametrize("path", ["first replay", "replay from scratch", "replay from a date"])
+def test_a_history_written_in_parts_while_the_engine_runs_is_the_history_written_at_once(monkeypatch, path):
+    # The replay writes the history part by part as the engine goes (every HISTORY_PART game records): bulk
+    # into an emptied history, merged over a stored one, from scratch or from a date.
+    from championship.models import ChampionshipResult, ChampionshipTotal
+    from ratings import services
+
+    roster()
+    imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
+    imported(sheet(name="Summer Cup", start=date(2024, 7, 6), two_pools=True))
+    monkeypatch.setattr(services, "HISTORY_PART", 2)
+    if path == "replay from a date":
+        imported(sheet(name="Winter Open", start=date(2024, 1, 13)))  # before both: replayed in parts
+        in_parts = derived_state()
+        monkeypatch.undo()
+        _scratch_equals_stored()
+        assert derived_state() == in_parts
+        return
+    stored = derived_state()
+    if path == "first replay":
+        for model in (RatingEvent, Standing, ChampionshipResult, ChampionshipTotal, PlayerRating):
+            model.objects.all().delete()
+    summary = replay_from_scratch(system=RatingSystem.objects.get(code="adlg"))
+    assert derived_state() == stored
+    assert summary.events == len(stored["events"]) > 20
