@@ -27,7 +27,7 @@ from championship.models import ChampionshipResult, ChampionshipTotal
 from championship.points import round_points, tournament_points
 from championship.year_tables import Results, YearTables, year_tables
 from players.models import Player
-from ratings.copy_binary import BinaryCopy, Column
+from ratings.copy_binary import BinaryCopy, Column, column_of
 from ratings.history_writer import BULK_READ, binary_types, other_systems, replacing, rows_insert, rows_update
 from tournaments.models import Tournament
 
@@ -276,11 +276,10 @@ def _binary(rows: Rows) -> tuple[BinaryCopy, BinaryCopy]:
     results = BinaryCopy([Column(pgtype, values) for pgtype, values in zip(
         binary_types(ChampionshipResult, RESULT_COLUMNS), (r.tournament, r.player, r.year, r.cents, t.counted),
         strict=True)], len(r))
-    countries = [rows.countries.get(player) for player in t.player.tolist()]
     unranked = t.international_rank == 0
-    values = (t.year, t.player, t.cents, t.results, t.rank, ~unranked, t.international_rank,
-              np.array([(country or "").encode() for country in countries] or [b""])[:len(countries)])
-    nulls = (None,) * 6 + (unranked, np.array([country is None for country in countries], dtype=bool))
-    totals = BinaryCopy([Column(pgtype, value, null) for pgtype, value, null in zip(
-        binary_types(ChampionshipTotal, TOTAL_COLUMNS), values, nulls, strict=True)], len(t.year))
+    *types, country_type = binary_types(ChampionshipTotal, TOTAL_COLUMNS)
+    totals = BinaryCopy([*(Column(pgtype, value, null) for pgtype, value, null in zip(
+        types, (t.year, t.player, t.cents, t.results, t.rank, ~unranked, t.international_rank),
+        (None,) * 6 + (unranked,), strict=True)),
+        column_of(country_type, [rows.countries.get(player) for player in t.player.tolist()])], len(t.year))
     return results, totals

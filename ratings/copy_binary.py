@@ -133,3 +133,17 @@ def _as_bytes(value) -> bytes:
 def pg_days(ordinals: np.ndarray) -> np.ndarray:
     """Days from PostgreSQL's epoch, for `date` columns, from proleptic Gregorian ordinals."""
     return ordinals - PG_EPOCH
+
+
+def column_of(pgtype: str, values: Sequence) -> Column:
+    """A Column of Python values, None for NULL: texts as str, dates as dates, cents and numbers as numbers.
+    For rows that arrive as tuples; columns already in numpy go straight into Column."""
+    nulls = np.array([value is None for value in values], dtype=bool) if None in values else None
+    if pgtype == "text":
+        encoded = [b"" if value is None else value.encode() for value in values]
+        return Column(pgtype, np.array(encoded or [b""])[:len(encoded)], nulls)
+    if pgtype == "date":
+        return Column(pgtype, pg_days(np.array([0 if day is None else day.toordinal() for day in values],
+                                               dtype=np.int64)), nulls)
+    return Column(pgtype, np.array([0 if value is None else value for value in values] if nulls is not None
+                                   else values), nulls)

@@ -10,11 +10,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-import numpy as np
 from django.db import connection
 
 from players.models import SPARE_ID, Player
-from ratings.copy_binary import BinaryCopy, Column, pg_days
+from ratings.copy_binary import BinaryCopy, Column, column_of
 from ratings.engine import History, PlayerState
 from ratings.facts import Facts
 from ratings.history_writer import (
@@ -108,17 +107,11 @@ def list_bulk(*, code: str, changes: ListChanges, stored: StoredList) -> BinaryC
     thread makes it, and the writer only sends it."""
     if len(changes.added) <= BULK_RATINGS or connection.vendor != "postgresql" or stored.places is None:
         return None
-    player, rating, games, rank, played = zip(*changes.added, strict=True)
+    player = [row[0] for row in changes.added]
     country, club = zip(*(stored.places.get(p, _NO_PLACE) for p in player), strict=True)
-    never, unknown, clubless = (np.array([value is None for value in values], dtype=bool)
-                                for values in (played, country, club))
-    days = pg_days(np.array([0 if day is None else day.toordinal() for day in played]))
-    values = (code.encode(), np.array(player), np.array(rating), np.array(games),
-              np.array([r.encode() for r in rank]), days, np.array([(c or "").encode() for c in country]),
-              np.array([0 if c is None else c for c in club]))
-    nulls = (None, None, None, None, None, never, unknown, clubless)
-    return BinaryCopy([Column(pgtype, value, null) for pgtype, value, null in zip(
-        binary_types(PlayerRating, _BULK_COLUMNS), values, nulls, strict=True)], len(player))
+    return BinaryCopy([Column("text", code.encode()), *(column_of(pgtype, values) for pgtype, values in zip(
+        binary_types(PlayerRating, _BULK_COLUMNS[1:]), (*zip(*changes.added, strict=True), country, club),
+        strict=True))], len(player))
 
 
 def list_write(*, system, changes: ListChanges, bulk: BinaryCopy | None = None) -> None:

@@ -24,7 +24,7 @@ import numpy as np
 from django.db import connection
 
 from players.models import SPARE_ID, Club
-from ratings.copy_binary import BinaryCopy, Column
+from ratings.copy_binary import BinaryCopy, column_of
 from ratings.engine import GameRecord, History, collector_paused
 from ratings.facts import Facts
 from ratings.history_writer import binary_types, other_systems, replacing, rows_insert, rows_merge
@@ -305,19 +305,10 @@ def _winner(result: str) -> str | None:
 
 
 def standing_binary(rows: list[tuple]) -> BinaryCopy:
-    """Standing rows (STANDING_COLUMNS) as binary COPY data, each column in its type (read from the model).
-    Only rating_before, rating_after and performance hold NULLs."""
-    columns = []
+    """Standing rows (STANDING_COLUMNS) as binary COPY data, each column in its type (read from the model)."""
     values_of = list(zip(*rows, strict=True)) if rows else [()] * len(STANDING_COLUMNS)
-    for pgtype, values in zip(binary_types(Standing, STANDING_COLUMNS), values_of, strict=True):
-        if pgtype == "text":
-            columns.append(Column("text", np.array([value.encode() for value in values] or [b""])[:len(values)]))
-        elif None in values:
-            columns.append(Column(pgtype, np.array([0 if value is None else value for value in values]),
-                                  np.array([value is None for value in values], dtype=bool)))
-        else:
-            columns.append(Column(pgtype, np.array(values)))
-    return BinaryCopy(columns, len(rows))
+    return BinaryCopy([column_of(pgtype, values) for pgtype, values in zip(
+        binary_types(Standing, STANDING_COLUMNS), values_of, strict=True)], len(rows))
 
 
 def _json(value) -> str:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from django.db import connection
 
-from ratings.copy_binary import BinaryCopy, Column, pg_days
+from ratings.copy_binary import BinaryCopy, Column, column_of, pg_days
 from ratings.history_writer import binary_types, rows_insert
 
 pytestmark = pytest.mark.django_db
@@ -79,3 +79,21 @@ def test_the_binary_types_follow_the_model_fields():
         pytest.skip("the types are PostgreSQL's")
     assert binary_types(ChampionshipTotal, TOTAL_COLUMNS) == [
         "int2", "int4", "cents", "int2", "int4", "bool", "int4", "text"]
+
+
+def test_columns_of_python_values_read_back_with_their_nulls():
+    if connection.vendor != "postgresql":
+        pytest.skip("binary COPY is PostgreSQL's")
+    rows = [(1, "FR", date(2024, 3, 16), 850, 2.5), (2, None, None, None, None),
+            (3, "Zoé\tx", date(1999, 1, 1), 5, 0.1)]
+    data = BinaryCopy([column_of(pgtype, values) for pgtype, values in zip(
+        ("int4", "text", "date", "cents", "float8"), zip(*rows, strict=True), strict=True)], len(rows))
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TEMP TABLE binary_values (i integer, t varchar(10), d date, c numeric(8, 2), "
+                       "f double precision)")
+        rows_insert(table="binary_values", columns=("i", "t", "d", "c", "f"), rows=data)
+        cursor.execute("SELECT i, t, d, c, f FROM binary_values ORDER BY i")
+        stored = cursor.fetchall()
+        cursor.execute("DROP TABLE binary_values")
+    assert stored == [(1, "FR", date(2024, 3, 16), Decimal("8.50"), 2.5), (2, None, None, None, None),
+                      (3, "Zoé\tx", date(1999, 1, 1), Decimal("0.05"), 0.1)]
