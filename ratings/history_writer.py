@@ -42,9 +42,8 @@ def binary_types(model, columns: Sequence[str]) -> list[str]:
     return types
 
 
-def rows_insert(*, table: str, columns: Sequence[str], rows: Iterable, encoded: bool = False) -> int:
-    """Insert plain tuples into `table` (or, with `encoded`, COPY text lines; or a BinaryCopy, PostgreSQL only);
-    returns the rows written."""
+def rows_insert(*, table: str, columns: Sequence[str], rows: Iterable) -> int:
+    """Insert plain tuples into `table` (or a BinaryCopy, PostgreSQL only); returns the rows written."""
     column_list = ", ".join(connection.ops.quote_name(c) for c in columns)
     count = 0
     with connection.cursor() as cursor:
@@ -63,7 +62,7 @@ def rows_insert(*, table: str, columns: Sequence[str], rows: Iterable, encoded: 
             with raw.copy(statement, writer=QueuedLibpqWriter(raw)) as copy:
                 block: list[str] = []
                 for row in rows:
-                    block.append(row if encoded else "\t".join(map(copy_text, row)))
+                    block.append("\t".join(map(copy_text, row)))
                     if len(block) >= 20000:
                         count += len(block)
                         copy.write("\n".join(block) + "\n")
@@ -220,7 +219,7 @@ def replacing(*, table: str, stale, full: bool, whole: bool) -> Iterator[None]:
 
 
 def rows_merge(*, table: str, columns: Sequence[str], key: Sequence[str], stale: str, params: Sequence,
-               rows: Iterable, encoded: bool = False) -> int:
+               rows: Iterable) -> int:
     """Make the rows of `table` that `stale` selects (an SQL condition on alias e) exactly `rows`, writing only
     the difference (PostgreSQL): the new rows go to a temporary table by COPY; one join of it with the stored
     rows on `key` finds the stored rows no new row equals (every column compared) and the new rows not stored;
@@ -233,7 +232,7 @@ def rows_merge(*, table: str, columns: Sequence[str], key: Sequence[str], stale:
     rows that come in several parts.
     """
     merge_begin(table=table, columns=columns)
-    given = rows_insert(table=merge_table(table), columns=columns, rows=rows, encoded=encoded)
+    given = rows_insert(table=merge_table(table), columns=columns, rows=rows)
     merge_finish(table=table, columns=columns, key=key, stale=stale, params=params)
     return given
 

@@ -33,7 +33,7 @@ def test_only_the_differing_rows_are_rewritten():
     after = [_event(2, 101, 1005), _event(3, 102, 991), _event(5, 104, 1020, score=None), _event(6, 105, 900)]
     given = rows_merge(table=RatingEvent._meta.db_table, columns=EVENT_COLUMNS, key=("system_id", "seq", "player_id"),
                        stale="e.system_id = %s AND e.date >= %s", params=["adlg", date(2024, 3, 1)],
-                       rows=after, encoded=False)
+                       rows=after)
     assert given == 4
     assert _stored() == [before[0], *after]  # seq 1 is before the cut: untouched; seq 4 is gone
     now = dict(RatingEvent.objects.order_by("seq").values_list("seq", "id"))
