@@ -35,7 +35,7 @@ from tournaments.standings_columns import (
     DECIDED_BY,
     Entrants,
     Games,
-    entrant_index,
+    Ranked,
     entrant_keys,
     ranked_standings,
 )
@@ -147,7 +147,7 @@ def _rows(facts: Facts, history: History, ruleset: Ruleset, club_names: dict[int
         [DECIDED_BY[code] for code in ranked.decided_by[order].tolist()], [before[i] for i in order.tolist()],
         [_int_or_none(value) for value in after[order].tolist()],
         [_none_if_nan(value) for value in performance[order].tolist()], strict=True))
-    outcome_rows = _outcomes(infos, entrants, names, before, clubs, club_names, games, rated_games,
+    outcome_rows = _outcomes(infos, entrants, names, before, clubs, club_names, games, ranked, rated_games,
                              scoring_system)
     return standing_rows, outcome_rows
 
@@ -242,17 +242,17 @@ def _winners(infos: list, gid: np.ndarray) -> np.ndarray:
 
 
 def _outcomes(infos: list, entrants: Entrants, names: list, before: list, clubs: list, club_names: dict,
-              games: Games, rated_games: np.ndarray, scoring_system: str) -> list[tuple]:
+              games: Games, ranked: Ranked, rated_games: np.ndarray, scoring_system: str) -> list[tuple]:
     """The TournamentOutcome rows: average rating of the ranked players who had one, ranked players, rated
     games, charter failures (JSON) and whether the tournament counts for the championship."""
-    ranked = np.bincount(entrants.tournament, minlength=len(infos))
+    players_ranked = np.bincount(entrants.tournament, minlength=len(infos))
     known = np.array([value is not None for value in before], dtype=bool)
     ratings = np.array([value or 0 for value in before], dtype=np.float64)
     known_count = np.bincount(entrants.tournament[known], minlength=len(infos))
     # Exact: whole ratings sum exactly in a float far below 2**53, as Python's sum of ints does.
     known_sum = np.bincount(entrants.tournament[known], ratings[known], minlength=len(infos))
-    rounds = _charter_rounds(entrants, names, games)
-    starts = np.r_[0, np.cumsum(ranked)].tolist()
+    rounds = _charter_rounds(names, games, ranked)
+    starts = np.r_[0, np.cumsum(players_ranked)].tolist()
     players, pools = entrants.player.tolist(), entrants.pool.tolist()
     rows = []
     for index, info in enumerate(infos):
@@ -265,21 +265,18 @@ def _outcomes(infos: list, entrants: Entrants, names: list, before: list, clubs:
         if scoring_system != "adlg":
             counts = False  # the championship is L'Art de la Guerre's (charter App. 6)
         count = int(known_count[index])
-        rows.append((info.id, float(known_sum[index]) / count if count else None, int(ranked[index]),
+        rows.append((info.id, float(known_sum[index]) / count if count else None, int(players_ranked[index]),
                      int(rated_games[index]),
                      _json([{"code": f.code, "params": dict(f.params)} for f in failures]) if failures else "[]",
                      counts))
     return rows
 
 
-def _charter_rounds(entrants: Entrants, names: list, games: Games) -> dict[int, int]:
+def _charter_rounds(names: list, games: Games, ranked: Ranked) -> dict[int, int]:
     """Rounds played per pool code, for the charter: a game's pool is its first player's, else its second's
     ('' counts as none, as it always has); the spare and excluded players have none. Free games are no rounds
     of the charter."""
-    index_a = entrant_index(entrants, games.tournament, games.a)
-    index_b = entrant_index(entrants, games.tournament, games.b)
-    pool_a = np.where(index_a >= 0, entrants.pool[np.maximum(index_a, 0)], -1)
-    pool_b = np.where(index_b >= 0, entrants.pool[np.maximum(index_b, 0)], -1)
+    pool_a, pool_b = ranked.pool_a, ranked.pool_b
     unnamed = np.array([name == "" for _, name in names] or [False], dtype=bool)
     pool = np.where((pool_a >= 0) & ~unnamed[np.maximum(pool_a, 0)], pool_a, pool_b)
     played = (pool >= 0) & ~games.free

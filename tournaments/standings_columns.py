@@ -63,7 +63,8 @@ class Games:
 class Ranked:
     """Per entrant (in the order of `Entrants`): its place in the output (`order`: the entrants' indexes, pool by
     pool, best first), rank in its pool, final score, opponents' score, penalty counted, wins, draws, losses, and
-    the tie-break that placed it below the row above (a code of DECIDED_BY)."""
+    the tie-break that placed it below the row above (a code of DECIDED_BY). Per game (in the order of
+    `Games`): the pool codes of players A and B, -1 where the player is not a ranked entrant."""
 
     order: np.ndarray
     rank: np.ndarray
@@ -74,6 +75,8 @@ class Ranked:
     draws: np.ndarray
     losses: np.ndarray
     decided_by: np.ndarray
+    pool_a: np.ndarray
+    pool_b: np.ndarray
 
 
 def ranked_standings(*, system: str, entrants: Entrants, games: Games, pools: int, excluded: np.ndarray,
@@ -82,7 +85,7 @@ def ranked_standings(*, system: str, entrants: Entrants, games: Games, pools: in
     IDs; `refused(tournament index)`: called for a tournament with a game the rules refuse (a player who is not
     an entrant, the spare against itself, players of two pools); it must raise (standings_from_rows does)."""
     e = len(entrants.player)
-    index_a, index_b = entrant_index(entrants, games.tournament, games.a), entrant_index(
+    index_a, index_b = _entrant_index(entrants, games.tournament, games.a), _entrant_index(
         entrants, games.tournament, games.b)
     pool_a = np.where(index_a >= 0, entrants.pool[np.maximum(index_a, 0)], -1)
     pool_b = np.where(index_b >= 0, entrants.pool[np.maximum(index_b, 0)], -1)
@@ -142,7 +145,7 @@ def ranked_standings(*, system: str, entrants: Entrants, games: Games, pools: in
     decided_by[order] = decided
     return Ranked(order=order, rank=rank, score=final, opponents_score=opponents, penalty=penalty[:e],
                   wins=tallies[_WINS][:e], draws=tallies[_DRAWS][:e], losses=tallies[_LOSSES][:e],
-                  decided_by=decided_by)
+                  decided_by=decided_by, pool_a=pool_a, pool_b=pool_b)
 
 
 def entrant_keys(tournament: np.ndarray, player: np.ndarray) -> np.ndarray:
@@ -150,7 +153,7 @@ def entrant_keys(tournament: np.ndarray, player: np.ndarray) -> np.ndarray:
     return (tournament.astype(np.int64) << 32) | player.astype(np.int64)
 
 
-def entrant_index(entrants: Entrants, tournament: np.ndarray, player: np.ndarray) -> np.ndarray:
+def _entrant_index(entrants: Entrants, tournament: np.ndarray, player: np.ndarray) -> np.ndarray:
     """The entrant index of each (tournament, player), -1 where the player is not a ranked entrant."""
     keys = entrant_keys(entrants.tournament, entrants.player)
     by_key = np.argsort(keys, kind="stable")
