@@ -22,6 +22,7 @@ from decimal import Decimal
 
 import numpy as np
 from django.db import connection
+from django.db.models import Q
 
 from championship.models import ChampionshipResult, ChampionshipTotal
 from championship.points import round_points, tournament_points
@@ -29,7 +30,7 @@ from championship.year_tables import Results, YearTables, year_tables
 from players.models import Player
 from ratings.copy_binary import BinaryCopy, Column, column_of
 from ratings.history_writer import BULK_READ, binary_types, other_systems, replacing, rows_insert, rows_update
-from tournaments.models import Tournament
+from tournaments.models import Registration, Tournament
 
 # (pool, rank, player, score, scored rounds) of one ranked player
 Placing = tuple[str, int, int, float, int]
@@ -57,8 +58,9 @@ def championship_applies(system) -> bool:
     return system.get_ruleset().code in ("adlg-2018", "adlg-annex-a")  # L'Art de la Guerre's (charter App. 6)
 
 
-def championship_read(*, system, since: date | None) -> Stored:
-    """Everything the refresh of `system` from `since` reads, before any of the replay's rows are written."""
+def championship_read(*, system, since: date | None, at_head: bool = False) -> Stored:
+    """Everything the refresh of `system` from `since` reads, before any of the replay's rows are written.
+    `at_head`: nothing is stored after `since` (a new tournament), so few players' countries are needed."""
     first_year = since.year if since is not None else None
     kept = {}
     if since is not None:
@@ -73,10 +75,23 @@ def championship_read(*, system, since: date | None) -> Stored:
         kept=kept,
         results={} if bulk else _stored_results(first_year),
         totals={} if bulk else _stored_totals(first_year),
-        countries=dict(Player.objects.exclude(country__isnull=True).order_by().values_list("id", "country_id")
-                       .iterator(chunk_size=BULK_READ)),
+        countries=_countries(system, since if at_head else None),
         bulk=bulk,
     )
+
+
+def _countries(system, since: date | None) -> dict[int, str]:
+    """player -> country of every player the totals from `since` on can name (None: of every player): those
+    with a stored result from `since`'s year on and those registered in the tournaments from `since` on. For a
+    tournament at the head of history, a year's players instead of the whole federation; further back, the
+    query costs more than reading every player."""
+    players = Player.objects.exclude(country__isnull=True).order_by()
+    if since is not None:
+        players = players.filter(
+            Q(id__in=ChampionshipResult.objects.filter(year__gte=since.year).values("player_id"))
+            | Q(id__in=Registration.objects.filter(tournament__system=system, tournament__end_date__gte=since)
+                .values("player_id")))
+    return dict(players.values_list("id", "country_id").iterator(chunk_size=BULK_READ))
 
 
 def championship_rows(*, stored: Stored, replayed: Mapping[int, tuple], placings: Mapping[int, Sequence[Placing]]

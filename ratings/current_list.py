@@ -8,9 +8,11 @@ write-behind thread writes (ratings.write_behind): `list_read` reads what is sto
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from django.db import connection
+from django.db.models import Q
 
 from players.models import SPARE_ID, Player
 from ratings.copy_binary import BinaryCopy, Column, column_of
@@ -40,6 +42,10 @@ class StoredList:
     counts: dict[int, int]  # rating -> players
     # player -> (country, club), read when the list is empty (a first replay writes it in bulk), else None
     places: dict[int, tuple] | None = None
+    # False: `ratings` holds only the rows a replay at the head of history can change (ratings.services.
+    # head_players: who plays, who is excluded, who has an opening balance, who has no rated game); every other
+    # row stays as it is, and the counts change by the difference of the rows held.
+    whole: bool = True
 
 
 @dataclass(frozen=True)
@@ -52,16 +58,26 @@ class ListChanges:
     counts_added: list[tuple]  # (rating, players)
 
 
-def list_read(system, *, start_state: dict[int, PlayerState] | None = None) -> StoredList:
-    """What is stored; `start_state`: the replay's start state when it was read from the list itself (a
-    tournament at the head of history), so that the list is not read twice."""
-    if start_state is not None:
-        ratings = {player: (s.rating, s.games, s.last_played) for player, s in start_state.items()}
+def list_read(system, *, current: dict[int, PlayerState] | None = None, whole: bool = True) -> StoredList:
+    """What is stored; `current`: the current ratings when the replay has read them already (all of them, or
+    with `whole` False only those a replay at the head of history can change), so the list is not read twice."""
+    if current is not None:
+        ratings = {player: (s.rating, s.games, s.last_played) for player, s in current.items()}
     else:
-        ratings = {row[0]: row[1:] for row in PlayerRating.objects.filter(system=system).order_by().values_list(
-            "player_id", "rating", "games", "last_played").iterator(chunk_size=BULK_READ)}
+        ratings = {player: (s.rating, s.games, s.last_played) for player, s in current_states(system).items()}
+        whole = True
     counts = dict(RatingCount.objects.filter(system=system).order_by().values_list("rating", "players"))
-    return StoredList(ratings, counts, None if ratings else _places())
+    return StoredList(ratings, counts, None if ratings or not whole else _places(), whole)
+
+
+def current_states(system, players: Collection[int] | None = None) -> dict[int, PlayerState]:
+    """The stored current ratings as states: every player's, or those of `players` and of any listed player
+    without a rated game (listed for an opening balance alone: ratings.services.head_players)."""
+    rows = PlayerRating.objects.filter(system=system).order_by()
+    if players is not None:
+        rows = rows.filter(Q(player_id__in=players) | Q(games=0))
+    return {player: PlayerState(rating, games, last) for player, rating, games, last in rows.values_list(
+        "player_id", "rating", "games", "last_played").iterator(chunk_size=BULK_READ)}
 
 
 def _places() -> dict[int, tuple]:
@@ -91,6 +107,10 @@ def list_changes(*, ruleset, history: History, start_state: dict[int, PlayerStat
         (changed if before is not None else added).append(row)
     counts = Counter(s.rating for s in listed.values())
     was = stored.counts
+    if not stored.whole:  # the rows not held stay listed as they are: they keep their share of the counts
+        counts.update(was)
+        counts.subtract(rating for rating, _, _ in stored.ratings.values())
+        counts = +counts
     return ListChanges(
         stale=[player for player in stored.ratings if player not in listed],
         changed=changed,

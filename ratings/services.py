@@ -10,20 +10,21 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Collection
 from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import NamedTuple
 
 from django.db import connection, transaction
 from django.utils import timezone
 
 from players.models import SPARE_ID
-from ratings.current_list import list_bulk, list_changes, list_read, list_write
+from ratings.current_list import current_states, list_bulk, list_changes, list_read, list_write
 from ratings.engine import PlayerState, collector_paused, replay
 from ratings.event_columns import EventColumns, EventExpansion
 from ratings.facts import Facts, facts_load
 from ratings.history_writer import (
-    BULK_READ,
     EVENT_COLUMNS,
     merge_begin,
     merge_finish,
@@ -32,12 +33,15 @@ from ratings.history_writer import (
     replacing,
     rows_insert,
 )
-from ratings.models import PlayerRating, RatingEvent, RatingSystem, ReplayLock, ReplayRequest
+from ratings.models import RatingEvent, RatingSystem, ReplayLock, ReplayRequest
 from ratings.write_behind import write_behind
 
 logger = logging.getLogger(__name__)
 # Game records per part of the history written while the engine rates the rest (a million games: five parts).
 HISTORY_PART = 200_000
+# A replay at the head of history reads the current ratings of the players it can change, named in the query,
+# up to this many; more, and reading the whole list costs about the same.
+HEAD_PLAYERS = 10_000
 
 
 @dataclass(frozen=True)
@@ -58,16 +62,39 @@ def _last_event(system: RatingSystem) -> tuple[date | None, int]:
     return (last[0], last[1]) if last else (None, 0)
 
 
-def _start_state(system: RatingSystem, since: date) -> tuple[dict[int, PlayerState], int, bool]:
-    """Each player's state from the stored history before `since`, the last sequence number used, and
-    whether that state was read from the current ratings (nothing stored on or after `since`)."""
+class StartState(NamedTuple):
+    state: dict[int, PlayerState]  # each player's state just before `since`
+    last_seq: int  # the last sequence number used before `since`
+    at_head: bool  # nothing stored on or after `since`: `state` is the current ratings
+    current: dict[int, PlayerState]  # the current ratings read on the way (only `players`' when restricted)
+    whole: bool  # `current` holds every current rating
+
+
+def read_start_state(system: RatingSystem, since: date, *, players: Collection[int] | None = None) -> StartState:
+    """Each player's state from the stored history before `since`. `players`: when the replay is at the head
+    of history, only their states (and those of listed players without a rated game) are read."""
     last_date, last_seq = _last_event(system)
     if last_date is not None and last_date < since:
         # A tournament at the head of history (the usual case): the current ratings are that state.
-        rows = PlayerRating.objects.filter(system=system).order_by().values_list(
-            "player_id", "rating", "games", "last_played").iterator(chunk_size=BULK_READ)
-        return {player: PlayerState(rating, games, last) for player, rating, games, last in rows}, last_seq, True
-    return _start_state_from_cut(system, since), _last_seq_before(system, since), False
+        current = current_states(system, players)
+        return StartState(current, last_seq, True, current, players is None)
+    current = current_states(system)
+    return StartState(_start_state_from_cut(system, since, current), _last_seq_before(system, since), False,
+                      current, True)
+
+
+def head_players(facts: Facts, since: date) -> frozenset[int] | None:
+    """The players whose current rating a replay of `facts` can change when it starts at the head of history
+    with no inactivity adjustment to make: who plays, who is excluded, who has an opening balance (with the
+    listed players without a rated game, ratings.current_list.current_states). None: too many to name, or an
+    adjustment to make, which touches everyone."""
+    if any(date(year, 12, 31) >= since for year in facts.closed_years):
+        return None
+    players = {p for t in facts.tournaments for p in t.players}
+    players.update(p for t in facts.tournaments for g in t.games for p in (g.a, g.b))
+    players.update(facts.excluded)
+    players.update(opening.player for opening in facts.openings)
+    return frozenset(players) if len(players) <= HEAD_PLAYERS else None
 
 
 def _last_seq_before(system: RatingSystem, since: date) -> int:
@@ -76,10 +103,11 @@ def _last_seq_before(system: RatingSystem, since: date) -> int:
     return last or 0
 
 
-def _start_state_from_cut(system: RatingSystem, since: date) -> dict[int, PlayerState]:
+def _start_state_from_cut(system: RatingSystem, since: date, current: dict[int, PlayerState]
+                          ) -> dict[int, PlayerState]:
     """The state at `since` without reading the history before it: a player with an event on or after `since`
     starts from that first event's own record of the state before it (rating, games, last rated game); any
-    other player is still where the current ratings say. One pass over the events being replaced, which the
+    other player is still where the `current` ratings say. One pass over the events being replaced, which the
     replay rewrites anyway: an old correction no longer probes the history player by player."""
     table = RatingEvent._meta.db_table
     with connection.cursor() as cursor:
@@ -91,13 +119,7 @@ def _start_state_from_cut(system: RatingSystem, since: date) -> dict[int, Player
                 WHERE n = 1""",  # noqa: S608 - table name from the model, values bound
             [system.code, since])
         first = cursor.fetchall()
-    touched = {row[0] for row in first}
-    state = {
-        player: PlayerState(rating, games, last)
-        for player, rating, games, last in PlayerRating.objects.filter(system=system).order_by().values_list(
-            "player_id", "rating", "games", "last_played").iterator(chunk_size=BULK_READ)
-        if player not in touched
-    }
+    state = dict(current)
     state.update((player, PlayerState(rating, games, _as_date(last))) for player, rating, games, last in first)
     return state
 
@@ -145,11 +167,12 @@ def _ratings_replay(system: RatingSystem, since: date | None) -> ReplaySummary:
     ruleset = system.get_ruleset()
     if since is not None and not RatingEvent.objects.filter(system=system, date__lt=since).exists():
         since = None  # nothing stored before it: a full replay is the same thing and simpler
-    if since is None:
-        start_state, last_seq, at_head = {}, 0, False
-    else:
-        start_state, last_seq, at_head = _start_state(system, since)
     facts = facts_load(system=system, since=since)
+    if since is None:
+        start = StartState({}, 0, False, {}, True)
+    else:
+        start = read_start_state(system, since, players=head_players(facts, since))
+    start_state, last_seq, at_head = start.state, start.last_seq, start.at_head
     start_games = {opening.player: opening.games for opening in facts.openings}
     start_games.update((player, state.games) for player, state in start_state.items())
     engine_state, engine_openings = start_state, facts.openings
@@ -161,8 +184,10 @@ def _ratings_replay(system: RatingSystem, since: date | None) -> ReplaySummary:
         engine_state = {p: state for p, state in start_state.items() if p in playing}
         engine_openings = [o for o in facts.openings if o.player in playing]
     clubs = club_names()
-    stored_list = list_read(system, start_state=start_state if at_head else None)
-    championship = championship_read(system=system, since=since) if championship_applies(system) else None
+    stored_list = list_read(system) if since is None else list_read(system, current=start.current,
+                                                                     whole=start.whole)
+    championship = championship_read(system=system, since=since, at_head=at_head) if championship_applies(
+        system) else None
     expansion = _event_expansion(system, facts, first_seq=last_seq + 1, start_games=start_games,
                                  start_played={player: state.last_played for player, state in start_state.items()})
     # Every write runs behind, in order, on a second thread (same transaction), while this thread works out

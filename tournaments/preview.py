@@ -2,7 +2,7 @@
 
 Terms:
 - *before*: a player's rating and rated games before the tournament, from the stored history: the state the
-  replay service keeps for each player (ratings.services._start_state, events dated before the tournament
+  replay service keeps for each player (ratings.services.read_start_state, events dated before the tournament
   starts), else the player's opening balance (a rating migrated from the old site), else the ruleset's
   initial rating for a player new to this rating system (every player added by the sheet).
 - *after*: the same after the engine (ratings.engine.replay) has rated this tournament's games alone, the way
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from players.models import SPARE_ID, OpeningBalance, Player
 from ratings.engine import Game, Opening, Tournament, replay
 from ratings.models import RatingSystem
-from ratings.services import _start_state
+from ratings.services import read_start_state
 from tournaments.models import Tournament as TournamentRow
 from tournaments.sheet import ParsedSheet, SheetTournament
 
@@ -94,7 +94,8 @@ def sheet_preview(parsed: ParsedSheet) -> Preview:
             replaced_players = replaces.registrations.count()
     ids = _engine_ids(parsed)
     known_ids = {pid for pid in ids.values() if pid > 0 and pid != SPARE_ID}
-    start_state = {pid: state for pid, state in _start_state(system, since)[0].items() if pid in known_ids}
+    start_state = {pid: state for pid, state in read_start_state(system, since, players=known_ids).state.items()
+                   if pid in known_ids}
     openings = [
         Opening(player, rating, games, as_of)
         for player, rating, games, as_of in OpeningBalance.objects.filter(

@@ -246,3 +246,19 @@ def test_a_history_written_in_parts_while_the_engine_runs_is_the_history_written
     summary = replay_from_scratch(system=RatingSystem.objects.get(code="adlg"))
     assert derived_state() == stored
     assert summary.events == len(stored["events"]) > 20
+
+
+def test_a_tournament_at_the_head_of_history_reads_only_the_current_ratings_it_can_change(monkeypatch):
+    from ratings import services
+
+    roster()
+    imported(sheet(name="Summer Cup", start=date(2024, 7, 6), two_pools=True))
+    read = []
+    current_states = services.current_states
+    monkeypatch.setattr(services, "current_states",
+                        lambda system, players=None: read.append(players) or current_states(system, players))
+    imported(sheet(name="Autumn Open", start=date(2024, 10, 5)))  # pool A's players only, after everything
+    listed = set(PlayerRating.objects.values_list("player_id", flat=True))
+    assert len(read) == 1 and read[0] is not None
+    assert listed - set(read[0]), "every listed player was read: the head replay is not restricted"
+    _scratch_equals_stored()
