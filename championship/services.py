@@ -29,7 +29,7 @@ from championship.points import round_points, tournament_points
 from championship.year_tables import Results, YearTables, year_tables
 from players.models import Player
 from ratings.copy_binary import BinaryCopy, Column, column_of
-from ratings.history_writer import BULK_READ, binary_types, other_systems, replacing, rows_insert, rows_update
+from ratings.history_writer import binary_types, bulk_rows, other_systems, replacing, rows_insert, rows_update
 from tournaments.models import Registration, Tournament
 
 # (pool, rank, player, score, scored rounds) of one ranked player
@@ -91,7 +91,7 @@ def _countries(system, since: date | None) -> dict[int, str]:
             Q(id__in=ChampionshipResult.objects.filter(year__gte=since.year).values("player_id"))
             | Q(id__in=Registration.objects.filter(tournament__system=system, tournament__end_date__gte=since)
                 .values("player_id")))
-    return dict(players.values_list("id", "country_id").iterator(chunk_size=BULK_READ))
+    return dict(bulk_rows(players.values_list("id", "country_id")))
 
 
 def championship_rows(*, stored: Stored, replayed: Mapping[int, tuple], placings: Mapping[int, Sequence[Placing]]
@@ -102,10 +102,10 @@ def championship_rows(*, stored: Stored, replayed: Mapping[int, tuple], placings
     `placings`: their ranked players (tournaments.results.counting_placings)."""
     columns = _Columns()
     _add_replayed(columns, replayed, placings)
-    for (tid, player), (_, (_, points, _)) in stored.results.items():
+    for (tid, player), (_, (_, cents, _)) in stored.results.items():
         if tid in stored.kept:
             end, _, worlds, country = stored.kept[tid]
-            columns.add(tid, player, int(points.scaleb(2)), end, country, worlds)
+            columns.add(tid, player, cents, end, country, worlds)
     results = columns.results()
     return Rows(results, year_tables(results), stored.countries)
 
@@ -198,13 +198,26 @@ def championship_prepare(*, stored: Stored, rows: Rows) -> Writes:
     year on (every year when it is a replay from scratch)."""
     if stored.bulk and connection.vendor == "postgresql":
         return Writes(True, *_binary(rows))
-    results = {(tid, player): (year, _decimal(cents), counted)
-               for tid, player, year, cents, counted in rows.result_rows()}
-    totals = {(year, player): (_decimal(cents), *rest) for year, player, cents, *rest in rows.total_rows()}
     if stored.bulk:
-        return Writes(True, [(*key, *values) for key, values in results.items()],
-                      [(*key, *values) for key, values in totals.items()])
-    return Writes(False, _differences(stored.results, results), _differences(stored.totals, totals))
+        return Writes(True, [(tid, player, year, _decimal(cents), counted)
+                             for tid, player, year, cents, counted in rows.result_rows()],
+                      [(year, player, _decimal(cents), *rest) for year, player, cents, *rest in rows.total_rows()])
+    # Compared in whole cents, as stored rows are read (_stored_rows); only the rows written become Decimals.
+    results = {(tid, player): (year, cents, counted) for tid, player, year, cents, counted in rows.result_rows()}
+    totals = {(year, player): (cents, *rest) for year, player, cents, *rest in rows.total_rows()}
+    return Writes(False, _in_decimals(_differences(stored.results, results), 3),
+                  _in_decimals(_differences(stored.totals, totals), 2))
+
+
+def _in_decimals(differences: tuple[list[int], list[tuple], list[tuple]], position: int) -> tuple:
+    """The differences with their points (at `position` in a new row, one less in a changed row, which starts
+    with its id instead of a two-column key) as Decimals again."""
+    stale, changed, added = differences
+
+    def decimal_at(row: tuple, at: int) -> tuple:
+        return (*row[:at], _decimal(row[at]), *row[at + 1:])
+
+    return stale, [decimal_at(row, position - 1) for row in changed], [decimal_at(row, position) for row in added]
 
 
 def _decimal(cents: int) -> Decimal:
@@ -224,23 +237,32 @@ def _from_year(queryset, first_year: int | None):
 
 
 def _stored_results(first_year: int | None) -> dict[tuple[int, int], tuple[int, tuple]]:
-    """(tournament, player) -> (id, (year, points, counted)) of the stored results from `first_year` on (None: all)."""
-    return {
-        (tid, player): (rid, (year, points, counted))
-        for rid, tid, player, year, points, counted in _from_year(ChampionshipResult.objects, first_year)
-        .order_by().values_list("id", "tournament_id", "player_id", "year", "points", "counted")
-        .iterator(chunk_size=BULK_READ)
-    }
+    """(tournament, player) -> (id, (year, points in cents, counted)) of the stored results from `first_year` on
+    (None: all)."""
+    return {(tid, player): (rid, (year, cents, counted)) for rid, tid, player, year, cents, counted in _stored_rows(
+        ChampionshipResult, ("id", "tournament_id", "player_id", "year", "points", "counted"), first_year)}
 
 
 def _stored_totals(first_year: int | None) -> dict[tuple[int, int], tuple[int, tuple]]:
-    """(year, player) -> (id, (total, results, rank, international, international rank, country)) of the stored
-    totals from `first_year` on (None: all)."""
-    return {
-        (year, player): (tid, tuple(values))
-        for tid, year, player, *values in _from_year(ChampionshipTotal.objects, first_year).order_by()
-        .values_list("id", *TOTAL_COLUMNS).iterator(chunk_size=BULK_READ)
-    }
+    """(year, player) -> (id, (total in cents, results, rank, international, international rank, country)) of the
+    stored totals from `first_year` on (None: all)."""
+    return {(year, player): (tid, tuple(values)) for tid, year, player, *values in _stored_rows(
+        ChampionshipTotal, ("id", *TOTAL_COLUMNS), first_year)}
+
+
+def _stored_rows(model, columns: tuple[str, ...], first_year: int | None) -> list[tuple]:
+    """`columns` of `model`'s rows from `first_year` on, points as whole cents: a correction years back compares
+    some 100,000 stored rows with the new ones, and a Decimal per row costs more than reading them."""
+    fields = {field.column: field for field in model._meta.concrete_fields}
+    quote = connection.ops.quote_name
+    selected = ", ".join(
+        f"CAST(ROUND({quote(c)} * 100) AS BIGINT)" if fields[c].get_internal_type() == "DecimalField" else quote(c)
+        for c in columns)
+    sql = f"SELECT {selected} FROM {quote(model._meta.db_table)}"  # noqa: S608 - names from the model
+    with connection.cursor() as cursor:
+        cursor.execute(sql + (" WHERE year >= %s" if first_year is not None else ""),
+                       [first_year] if first_year is not None else [])
+        return cursor.fetchall()
 
 
 def _rewrite(system, results, totals) -> None:

@@ -19,8 +19,8 @@ from ratings.copy_binary import BinaryCopy, Column, column_of
 from ratings.engine import History, PlayerState
 from ratings.facts import Facts
 from ratings.history_writer import (
-    BULK_READ,
     binary_types,
+    bulk_rows,
     indexes_suspended,
     rows_insert,
     rows_update,
@@ -76,13 +76,13 @@ def current_states(system, players: Collection[int] | None = None) -> dict[int, 
     rows = PlayerRating.objects.filter(system=system).order_by()
     if players is not None:
         rows = rows.filter(Q(player_id__in=players) | Q(games=0))
-    return {player: PlayerState(rating, games, last) for player, rating, games, last in rows.values_list(
-        "player_id", "rating", "games", "last_played").iterator(chunk_size=BULK_READ)}
+    return {player: PlayerState(rating, games, last) for player, rating, games, last in bulk_rows(rows.values_list(
+        "player_id", "rating", "games", "last_played"))}
 
 
 def _places() -> dict[int, tuple]:
     return {player: (country, club) for player, country, club in
-            Player.objects.order_by().values_list("id", "country_id", "club_id").iterator(chunk_size=BULK_READ)}
+            bulk_rows(Player.objects.order_by().values_list("id", "country_id", "club_id"))}
 
 
 def list_changes(*, ruleset, history: History, start_state: dict[int, PlayerState], facts: Facts,

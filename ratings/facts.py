@@ -10,7 +10,7 @@ from django.db import connection
 
 from players.models import OpeningBalance, Player
 from ratings.engine import Game, Opening, Tournament
-from ratings.history_writer import BULK_READ
+from ratings.history_writer import bulk_rows
 from ratings.models import ClosedYear, RatingSystem
 from tournaments.models import Game as GameRow
 from tournaments.models import Registration
@@ -76,9 +76,8 @@ def facts_load(*, system: RatingSystem, since: date | None = None) -> Facts:
     ]
     openings = [
         Opening(player, rating, games, as_of)
-        for player, rating, games, as_of in OpeningBalance.objects.filter(system=system).order_by().values_list(
-            "player_id", "rating", "games", "as_of"
-        ).iterator(chunk_size=BULK_READ)
+        for player, rating, games, as_of in bulk_rows(OpeningBalance.objects.filter(system=system).order_by()
+                                                       .values_list("player_id", "rating", "games", "as_of"))
     ]
     excluded = frozenset(Player.objects.filter(excluded_at__isnull=False).values_list("id", flat=True))
     return Facts(

@@ -12,14 +12,27 @@ from psycopg.copy import QueuedLibpqWriter
 from ratings.copy_binary import BinaryCopy
 
 COPY_NULL = "\\N"  # NULL in COPY text
-# Rows per fetch of the replay's bulk reads (`.iterator(chunk_size=BULK_READ)`): a plain queryset fetches 100 at
-# a time, a thousand round trips for the rating list of a large federation.
+# Rows per fetch of the replay's bulk reads on SQLite (bulk_rows): a plain queryset fetches 100 at a time.
 BULK_READ = 20000
 EVENT_COLUMNS = (
     "system_id", "player_id", "seq", "kind", "date", "tournament_id", "game_id", "opponent_id", "year",
     "rating_before", "rating_after", "change", "games_before", "opponent_rating", "k", "expected", "score",
     "last_played_before",
 )
+
+
+def bulk_rows(queryset) -> list[tuple]:
+    """The rows of a values_list() queryset, read for a replay. On PostgreSQL its SQL runs on a plain cursor
+    and every row comes in one fetch: `.iterator()` goes through a server-side cursor and the ORM's row
+    machinery, which cost more than the query on the rating list of a large federation (0.4 s against 0.1 s
+    for 100,000 rows here). Its values need no conversion there (integers, texts, dates, booleans, decimals:
+    psycopg makes them what the ORM would); elsewhere the ORM reads them, converters and all."""
+    if connection.vendor != "postgresql":
+        return list(queryset.iterator(chunk_size=BULK_READ))
+    sql, params = queryset.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
 _BINARY_TYPES = {"smallint": "int2", "integer": "int4", "bigint": "int8", "double precision": "float8",

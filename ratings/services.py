@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -70,14 +70,17 @@ class StartState(NamedTuple):
     whole: bool  # `current` holds every current rating
 
 
-def read_start_state(system: RatingSystem, since: date, *, players: Collection[int] | None = None) -> StartState:
-    """Each player's state from the stored history before `since`. `players`: when the replay is at the head
-    of history, only their states (and those of listed players without a rated game) are read."""
+def read_start_state(system: RatingSystem, since: date, *,
+                     players: Callable[[], Collection[int] | None] | None = None) -> StartState:
+    """Each player's state from the stored history before `since`. `players`, asked only when the replay is at
+    the head of history: the players whose states are read then (with those of listed players without a rated
+    game), or None for all."""
     last_date, last_seq = _last_event(system)
     if last_date is not None and last_date < since:
         # A tournament at the head of history (the usual case): the current ratings are that state.
-        current = current_states(system, players)
-        return StartState(current, last_seq, True, current, players is None)
+        named = players() if players is not None else None
+        current = current_states(system, named)
+        return StartState(current, last_seq, True, current, named is None)
     current = current_states(system)
     return StartState(_start_state_from_cut(system, since, current), _last_seq_before(system, since), False,
                       current, True)
@@ -171,7 +174,7 @@ def _ratings_replay(system: RatingSystem, since: date | None) -> ReplaySummary:
     if since is None:
         start = StartState({}, 0, False, {}, True)
     else:
-        start = read_start_state(system, since, players=head_players(facts, since))
+        start = read_start_state(system, since, players=lambda: head_players(facts, since))
     start_state, last_seq, at_head = start.state, start.last_seq, start.at_head
     start_games = {opening.player: opening.games for opening in facts.openings}
     start_games.update((player, state.games) for player, state in start_state.items())

@@ -94,7 +94,7 @@ def sheet_preview(parsed: ParsedSheet) -> Preview:
             replaced_players = replaces.registrations.count()
     ids = _engine_ids(parsed)
     known_ids = {pid for pid in ids.values() if pid > 0 and pid != SPARE_ID}
-    start_state = {pid: state for pid, state in read_start_state(system, since, players=known_ids).state.items()
+    start_state = {pid: state for pid, state in read_start_state(system, since, players=lambda: known_ids).state.items()
                    if pid in known_ids}
     openings = [
         Opening(player, rating, games, as_of)

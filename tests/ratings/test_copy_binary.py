@@ -97,3 +97,26 @@ def test_columns_of_python_values_read_back_with_their_nulls():
         cursor.execute("DROP TABLE binary_values")
     assert stored == [(1, "FR", date(2024, 3, 16), Decimal("8.50"), 2.5), (2, None, None, None, None),
                       (3, "Zoé\tx", date(1999, 1, 1), Decimal("0.05"), 0.1)]
+
+
+def test_bulk_rows_reads_what_the_orm_reads():
+    # The replay reads the rating list on a plain cursor on PostgreSQL: the values must be the ORM's, dates,
+    # decimals, booleans and NULLs included.
+    from championship.models import ChampionshipResult
+    from ratings.history_writer import bulk_rows
+    from ratings.models import PlayerRating
+    from tests import factories
+
+    first, second = factories.player("Un", id=501), factories.player("Deux", id=502)
+    factories.rating(first, value=1234, games=7)
+    factories.rating(second, value=987, games=0)
+    PlayerRating.objects.filter(player=first).update(last_played=date(2024, 5, 12))
+    tournament = factories.tournament()
+    ChampionshipResult.objects.create(tournament=tournament, player=first, year=2024, points=Decimal("12.34"),
+                                      counted=True)
+    for queryset in (PlayerRating.objects.order_by("player_id").values_list("player_id", "rating", "games",
+                                                                              "last_played", "rank_code"),
+                     ChampionshipResult.objects.values_list("player_id", "points", "counted")):
+        assert bulk_rows(queryset) == list(queryset)
+    assert bulk_rows(PlayerRating.objects.order_by("player_id").values_list("last_played"))[:2] == [
+        (date(2024, 5, 12),), (None,)]

@@ -262,3 +262,33 @@ def test_a_tournament_at_the_head_of_history_reads_only_the_current_ratings_it_c
     assert len(read) == 1 and read[0] is not None
     assert listed - set(read[0]), "every listed player was read: the head replay is not restricted"
     _scratch_equals_stored()
+
+
+def test_a_replay_that_changes_no_fact_writes_no_championship_row(monkeypatch):
+    # Stored points are compared with the new ones in whole cents: equal rows are left alone. The stored rows
+    # come from a first replay's bulk write, so the comparison is not checked against its own writes.
+    from django.db import transaction
+
+    from championship import services as championship
+    from championship.models import ChampionshipResult, ChampionshipTotal
+    from ratings.services import ratings_replay
+
+    roster()
+    imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
+    imported(sheet(name="Summer Cup", start=date(2024, 7, 6), two_pools=True))
+    ChampionshipResult.objects.all().delete()
+    ChampionshipTotal.objects.all().delete()
+    system = RatingSystem.objects.get(code="adlg")
+    replay_from_scratch(system=system)
+    assert ChampionshipResult.objects.count() > 10 and ChampionshipTotal.objects.count() > 5
+    written = []
+    write = championship.championship_write
+    monkeypatch.setattr(championship, "championship_write",
+                        lambda *, system, writes: written.append(writes) or write(system=system, writes=writes))
+    stored = derived_state()
+    with transaction.atomic():
+        summary = ratings_replay(system=system, since=date(2024, 7, 1))  # Summer Cup replayed, Spring Clash kept
+    assert summary.since == date(2024, 7, 1)
+    assert len(written) == 1 and not written[0].bulk
+    assert written[0].results == ([], [], []) and written[0].totals == ([], [], [])
+    assert derived_state() == stored
