@@ -8,6 +8,7 @@ into one run from the earliest date any of them touches, and marks them done in 
 
 from __future__ import annotations
 
+import gc
 import logging
 import time
 from collections.abc import Callable, Collection
@@ -34,6 +35,7 @@ from ratings.history_writer import (
     rows_insert,
 )
 from ratings.models import RatingEvent, RatingSystem, ReplayLock, ReplayRequest
+from ratings.release_behind import release_behind
 from ratings.write_behind import write_behind
 
 logger = logging.getLogger(__name__)
@@ -147,10 +149,16 @@ def ratings_replay(*, system: RatingSystem, since: date | None = None) -> Replay
     """Recompute `system` from `since` (None: from scratch). Run inside a transaction holding the lock."""
     # The collector stays off for the whole replay: facts, history and derived rows all live at once.
     with collector_paused():
-        return _ratings_replay(system, since)
+        summary, held = _ratings_replay(system, since)
+        # Freed while the caller commits. Until then they stay out of the collector's sight: turned on again
+        # with millions of them alive, it would soon walk them all (4 s at a million games).
+        gc.freeze()
+    release_behind(held, then=gc.unfreeze)
+    return summary
 
 
-def _ratings_replay(system: RatingSystem, since: date | None) -> ReplaySummary:
+def _ratings_replay(system: RatingSystem, since: date | None) -> tuple[ReplaySummary, list]:
+    """The replay, and the large objects it made (see ratings.release_behind)."""
     from championship.services import (
         championship_applies,
         championship_prepare,
@@ -232,7 +240,11 @@ def _ratings_replay(system: RatingSystem, since: date | None) -> ReplaySummary:
     summary = ReplaySummary(system.code, since, len(history.games), written.result(), elapsed)
     logger.info("replayed %s since %s: %d games, %d events in %.2fs", system.code, since, summary.games,
                 summary.events, elapsed)
-    return summary
+    held = [facts, start, start_state, start_games, engine_state, engine_openings, stored_list, championship,
+            expansion, history, changes, results]
+    if championship is not None:
+        held += [counting, placings, rows, writes]
+    return summary, held
 
 
 class _HistoryRewrite:
