@@ -205,6 +205,7 @@ def main(argv: list[str] | None = None) -> dict:
     from ratings.engine import replay
     from ratings.facts import facts_load
     from ratings.models import PlayerRating, RatingSystem
+    from ratings.release_behind import releases_finished
     from ratings.services import ratings_replay, replay_pending
     from tournaments.models import Tournament
     from tournaments.services import sheet_import_bytes
@@ -246,6 +247,9 @@ def main(argv: list[str] | None = None) -> dict:
 
     last_end = Tournament.objects.order_by("-end_date").values_list("end_date", flat=True).first()
     data, field = _head_sheet(field_pool, last_end + timedelta(days=7))
+    # The replay's objects are freed on a thread of their own after its commit (ratings.release_behind): each
+    # step is timed on a settled process, not beside the freeing of the step before.
+    releases_finished()
     started = time.perf_counter()
     outcome = sheet_import_bytes(data=data, file_name="head.xlsx")
     replay_pending(system_code="adlg")
@@ -260,6 +264,7 @@ def main(argv: list[str] | None = None) -> dict:
     old = _correctable(Tournament.objects.filter(end_date__lte=five_years_back, official=True)
                        .order_by("-end_date").values_list("id", flat=True)[:50])
     data = _correction_sheet(old)
+    releases_finished()
     started = time.perf_counter()
     outcome = sheet_import_bytes(data=data, file_name="correction.xlsx")
     replay_pending(system_code="adlg")
