@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import chain
 from operator import itemgetter
 
@@ -24,7 +26,7 @@ import numpy as np
 from django.db import connection
 
 from players.models import SPARE_ID, Club
-from ratings.copy_binary import BinaryCopy, column_of
+from ratings.copy_binary import BinaryCopy, Column, column_of
 from ratings.engine import GameRecord, History, collector_paused
 from ratings.facts import Facts
 from ratings.history_writer import binary_types, other_systems, replacing, rows_insert, rows_merge
@@ -57,23 +59,22 @@ def club_names() -> dict[int, str]:
     return dict(Club.objects.values_list("id", "name"))
 
 
-def tournament_results_encoded(results: tuple[list[tuple], list[tuple]]) -> BinaryCopy | None:
+def tournament_results_encoded(results: TournamentResults) -> BinaryCopy | None:
     """The standings of `results` as binary COPY data on PostgreSQL (None elsewhere): made by the replay's own
     thread while the other one writes, so that the writer only sends them."""
-    return standing_binary(results[0]) if connection.vendor == "postgresql" else None
+    return results.standings.binary() if connection.vendor == "postgresql" else None
 
 
-def tournament_results_write(*, facts: Facts, results: tuple[list[tuple], list[tuple]], system,
-                             full: bool = False, encoded: BinaryCopy | None = None) -> None:
-    """Write the standings and outcomes (`results`, from tournament_results_rows) of the tournaments of `facts`;
+def tournament_results_write(*, facts: Facts, results: TournamentResults, system, full: bool = False,
+                             encoded: BinaryCopy | None = None) -> None:
+    """Write the standings and outcomes (`results`, from tournament_results) of the tournaments of `facts`;
     `encoded`: the standings already as COPY data (tournament_results_encoded). `full`: facts hold every
     tournament of the system (a replay from scratch)."""
     tids = list(facts.info)
     TournamentOutcome.objects.filter(tournament_id__in=tids)._raw_delete(TournamentOutcome.objects.db)
-    standing_rows, outcome_rows = results
     table = Standing._meta.db_table
     pg = connection.vendor == "postgresql"
-    data = (encoded if encoded is not None else standing_binary(standing_rows)) if pg else None
+    data = (encoded if encoded is not None else results.standings.binary()) if pg else results.standings.rows()
     if pg and (not full or Standing.objects.filter(tournament__system=system).exists()):
         # After a correction, or a replay from scratch of a stored history, most standings come out as they
         # were: only the differing ones are written (and readers are not held up). A first replay bulk-writes.
@@ -86,27 +87,99 @@ def tournament_results_write(*, facts: Facts, results: tuple[list[tuple], list[t
             tournament_id__in=tids)
         whole = full and not Standing.objects.filter(tournament__system_id__in=other_systems(system)).exists()
         with replacing(table=table, stale=stale, full=full, whole=whole):
-            rows_insert(table=table, columns=STANDING_COLUMNS, rows=data if pg else standing_rows)
-    rows_insert(table=TournamentOutcome._meta.db_table, columns=OUTCOME_COLUMNS, rows=outcome_rows)
+            rows_insert(table=table, columns=STANDING_COLUMNS, rows=data)
+    rows_insert(table=TournamentOutcome._meta.db_table, columns=OUTCOME_COLUMNS, rows=results.outcomes)
     Tournament.objects.filter(pk__in=tids, status=Tournament.RECEIVED).update(status=Tournament.RATED)
 
 
-def counting_placings(facts: Facts, results: tuple[list[tuple], list[tuple]]
+def counting_placings(facts: Facts, results: TournamentResults
                       ) -> tuple[dict[int, tuple], dict[int, list[tuple]]]:
-    """What the championship needs of `results` (tournament_results_rows): the tournaments that count,
+    """What the championship needs of `results` (tournament_results): the tournaments that count,
     {tournament: (end, rounds, worlds, country)}, and their placings {tournament: [(pool, rank, player, score,
     scored rounds)]}. Pure: the championship need not read back the rows being written."""
-    standing_rows, outcome_rows = results
     counting = {}
-    for row in outcome_rows:
+    for row in results.outcomes:
         if row[-1]:
             t = facts.info[row[0]]
             counting[t.id] = (t.end, t.rounds, t.worlds, t.country)
+    s = results.standings
+    chosen = np.flatnonzero(np.isin(s.tournament, np.fromiter(counting, dtype=np.int64, count=len(counting))))
+    names = s.pool_names
     placings: dict[int, list[tuple]] = defaultdict(list)
-    for row in standing_rows:
-        if row[0] in counting:
-            placings[row[0]].append((row[1], row[2], row[3], row[4], row[10]))
+    for tid, pool, rank, player, score, games in zip(
+            s.tournament[chosen].tolist(), s.pool[chosen].tolist(), s.rank[chosen].tolist(),
+            s.player[chosen].tolist(), s.score[chosen].tolist(), s.games[chosen].tolist(), strict=True):
+        placings[tid].append((names[pool], rank, player, score, games))
     return counting, placings
+
+
+@dataclass(frozen=True)
+class StandingColumns:
+    """The standing rows of a replay as columns, in row order: what a binary COPY sends as it is, without a
+    Python tuple per row (470,000 at a million games). `pool` and `tiebreak` are codes into `pool_names` and
+    DECIDED_BY; `rating_before_none` marks the players without a rating yet; NaN marks no rating after and no
+    performance."""
+
+    tournament: np.ndarray
+    pool: np.ndarray
+    pool_names: list[str]
+    rank: np.ndarray
+    player: np.ndarray
+    score: np.ndarray
+    opponents_score: np.ndarray
+    penalty: np.ndarray
+    wins: np.ndarray
+    draws: np.ndarray
+    losses: np.ndarray
+    games: np.ndarray
+    tiebreak: np.ndarray
+    rating_before: np.ndarray
+    rating_before_none: np.ndarray
+    rating_after: np.ndarray
+    performance: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.player)
+
+    def rows(self) -> list[tuple]:
+        """The rows as tuples in STANDING_COLUMNS order (None for none)."""
+        names = self.pool_names
+        return list(zip(
+            self.tournament.tolist(), [names[code] for code in self.pool.tolist()], self.rank.tolist(),
+            self.player.tolist(), self.score.tolist(), self.opponents_score.tolist(), self.penalty.tolist(),
+            self.wins.tolist(), self.draws.tolist(), self.losses.tolist(), self.games.tolist(),
+            [DECIDED_BY[code] for code in self.tiebreak.tolist()],
+            [None if none else value for value, none in zip(self.rating_before.tolist(),
+                                                            self.rating_before_none.tolist(), strict=True)],
+            [_int_or_none(value) for value in self.rating_after.tolist()],
+            [_none_if_nan(value) for value in self.performance.tolist()], strict=True))
+
+    def binary(self) -> BinaryCopy:
+        """The rows as binary COPY data, each column in its type (read from the model): the bytes that
+        standing_binary(self.rows()) makes (tested), without the tuples."""
+        no_after, no_performance = np.isnan(self.rating_after), np.isnan(self.performance)
+        values = (self.tournament, _texts(self.pool_names)[self.pool], self.rank, self.player, self.score,
+                  self.opponents_score, self.penalty, self.wins, self.draws, self.losses, self.games,
+                  _texts(DECIDED_BY)[self.tiebreak], self.rating_before,
+                  np.where(no_after, 0, self.rating_after).astype(np.int64),
+                  np.where(no_performance, 0.0, self.performance))
+        nulls = (None,) * 12 + (_mask(self.rating_before_none), _mask(no_after), _mask(no_performance))
+        return BinaryCopy([Column(pgtype, value, null) for pgtype, value, null in zip(
+            binary_types(Standing, STANDING_COLUMNS), values, nulls, strict=True)], len(self))
+
+
+def _texts(names: Sequence[str]) -> np.ndarray:
+    return np.array([name.encode() for name in names] or [b""])
+
+
+def _mask(nulls: np.ndarray) -> np.ndarray | None:
+    return nulls if nulls.any() else None  # as column_of: no mask when nothing is missing
+
+
+@dataclass(frozen=True)
+class TournamentResults:
+    standings: StandingColumns
+    outcomes: list[tuple]  # OUTCOME_COLUMNS
 
 
 def tournament_results_rows(
@@ -114,11 +187,18 @@ def tournament_results_rows(
 ) -> tuple[list[tuple], list[tuple]]:
     """(Standing rows in STANDING_COLUMNS order, TournamentOutcome rows in OUTCOME_COLUMNS order) of every
     tournament of `facts`. Pure: reads only its arguments (`facts.info`, `facts.excluded`, the history)."""
+    results = tournament_results(facts=facts, history=history, ruleset=ruleset, club_names=club_names)
+    return results.standings.rows(), results.outcomes
+
+
+def tournament_results(*, facts: Facts, history: History, ruleset: Ruleset, club_names: dict[int, str]
+                       ) -> TournamentResults:
+    """The same, the standings as columns: what the replay writes."""
     with collector_paused():  # hundreds of thousands of small acyclic tuples
-        return _rows(facts, history, ruleset, club_names)
+        return _results(facts, history, ruleset, club_names)
 
 
-def _rows(facts: Facts, history: History, ruleset: Ruleset, club_names: dict[int, str]):
+def _results(facts: Facts, history: History, ruleset: Ruleset, club_names: dict[int, str]) -> TournamentResults:
     scoring_system = SCORING_SYSTEM.get(ruleset.code, "adlg")
     infos = list(facts.info.values())
     entrants, names, before, clubs = _entrants(infos, history, ruleset, facts.excluded)
@@ -138,18 +218,19 @@ def _rows(facts: Facts, history: History, ruleset: Ruleset, club_names: dict[int
 
     order = ranked.order
     tids = np.array([info.id for info in infos], dtype=np.int64)
-    games_played = ranked.wins + ranked.draws + ranked.losses
-    standing_rows = list(zip(
-        tids[entrants.tournament[order]].tolist(), [names[code][1] for code in entrants.pool[order].tolist()],
-        ranked.rank[order].tolist(), entrants.player[order].tolist(), ranked.score[order].tolist(),
-        ranked.opponents_score[order].tolist(), ranked.penalty[order].tolist(), ranked.wins[order].tolist(),
-        ranked.draws[order].tolist(), ranked.losses[order].tolist(), games_played[order].tolist(),
-        [DECIDED_BY[code] for code in ranked.decided_by[order].tolist()], [before[i] for i in order.tolist()],
-        [_int_or_none(value) for value in after[order].tolist()],
-        [_none_if_nan(value) for value in performance[order].tolist()], strict=True))
+    before_none = np.array([value is None for value in before], dtype=bool)
+    before_values = np.array([0 if value is None else value for value in before], dtype=np.int64)
+    standings = StandingColumns(
+        tournament=tids[entrants.tournament[order]], pool=entrants.pool[order],
+        pool_names=[name for _, name in names], rank=ranked.rank[order], player=entrants.player[order],
+        score=ranked.score[order], opponents_score=ranked.opponents_score[order], penalty=ranked.penalty[order],
+        wins=ranked.wins[order], draws=ranked.draws[order], losses=ranked.losses[order],
+        games=(ranked.wins + ranked.draws + ranked.losses)[order], tiebreak=ranked.decided_by[order],
+        rating_before=before_values[order], rating_before_none=before_none[order], rating_after=after[order],
+        performance=performance[order])
     outcome_rows = _outcomes(infos, entrants, names, before, clubs, club_names, games, ranked, rated_games,
                              scoring_system)
-    return standing_rows, outcome_rows
+    return TournamentResults(standings, outcome_rows)
 
 
 def _entrants(infos: list, history: History, ruleset: Ruleset, excluded) -> tuple:

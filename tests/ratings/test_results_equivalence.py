@@ -35,7 +35,9 @@ from tournaments.results import (
     OUTCOME_COLUMNS,
     STANDING_COLUMNS,
     club_names,
+    counting_placings,
     standing_binary,
+    tournament_results,
     tournament_results_rows,
 )
 from tournaments.scoring import CharterEntrant, Entrant, ScoredGame
@@ -127,6 +129,24 @@ def test_the_rows_of_a_synthetic_federation_equal_the_reference(system):
     assert {row[1] for row in standings} == {"", "A", "B"}
     assert {row[11] for row in standings} >= {"", "score", "opponents", "rating"}
     assert any(row[4] != "[]" for row in outcomes)
+
+
+@pytest.mark.parametrize("system", ["adlg", "battle-empire"])
+def test_the_standing_columns_give_the_bytes_and_the_placings_of_their_rows(system):
+    # The replay sends the columns without making the rows: the same COPY bytes, the same championship placings.
+    facts, history, ruleset, club_names = federation_inputs(players=2_000, games=20_000, seed=5, system=system)
+    results = tournament_results(facts=facts, history=history, ruleset=ruleset, club_names=club_names)
+    rows = results.standings.rows()
+    if connection.vendor == "postgresql":  # the binary types are PostgreSQL's
+        assert b"".join(results.standings.binary()) == b"".join(standing_binary(rows))
+    counting, placings = counting_placings(facts, results)
+    expected = defaultdict(list)
+    for row in rows:
+        if row[0] in counting:
+            expected[row[0]].append((row[1], row[2], row[3], row[4], row[10]))
+    assert placings == expected
+    assert len(counting) > 10 if system == "adlg" else not counting
+    assert any(value is None for row in rows for value in row[12:])  # NULLs among them
 
 
 @pytest.mark.django_db
