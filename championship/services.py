@@ -232,10 +232,6 @@ def championship_write(*, system, writes: Writes) -> None:
         _apply(ChampionshipTotal, TOTAL_COLUMNS, writes.totals)
 
 
-def _from_year(queryset, first_year: int | None):
-    return queryset if first_year is None else queryset.filter(year__gte=first_year)
-
-
 def _stored_results(first_year: int | None) -> dict[tuple[int, int], tuple[int, tuple]]:
     """(tournament, player) -> (id, (year, points in cents, counted)) of the stored results from `first_year` on
     (None: all)."""
