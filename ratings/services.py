@@ -68,7 +68,8 @@ class StartState(NamedTuple):
     state: dict[int, PlayerState]  # each player's state just before `since`
     last_seq: int  # the last sequence number used before `since`
     at_head: bool  # nothing stored on or after `since`: `state` is the current ratings
-    current: dict[int, PlayerState]  # the current ratings read on the way (only `players`' when restricted)
+    # The current ratings read on the way (only `players`' when restricted); None: not read (from scratch).
+    current: dict[int, PlayerState] | None
     whole: bool  # `current` holds every current rating
 
 
@@ -93,13 +94,24 @@ def head_players(facts: Facts, since: date) -> frozenset[int] | None:
     with no inactivity adjustment to make: who plays, who is excluded, who has an opening balance (with the
     listed players without a rated game, ratings.current_list.current_states). None: too many to name, or an
     adjustment to make, which touches everyone."""
-    if any(date(year, 12, 31) >= since for year in facts.closed_years):
+    if _adjusts_from(facts, since):
         return None
-    players = {p for t in facts.tournaments for p in t.players}
-    players.update(p for t in facts.tournaments for g in t.games for p in (g.a, g.b))
+    players = _players_of(facts)
     players.update(facts.excluded)
     players.update(opening.player for opening in facts.openings)
     return frozenset(players) if len(players) <= HEAD_PLAYERS else None
+
+
+def _players_of(facts: Facts) -> set[int]:
+    """Who plays in the tournaments of `facts`: their registered players and both sides of every game."""
+    players = {p for t in facts.tournaments for p in t.players}
+    players.update(p for t in facts.tournaments for g in t.games for p in (g.a, g.b))
+    return players
+
+
+def _adjusts_from(facts: Facts, since: date) -> bool:
+    """Whether a closed year's inactivity adjustment (which touches every player) falls on or after `since`."""
+    return any(date(year, 12, 31) >= since for year in facts.closed_years)
 
 
 def _last_seq_before(system: RatingSystem, since: date) -> int:
@@ -180,23 +192,21 @@ def _ratings_replay(system: RatingSystem, since: date | None) -> tuple[ReplaySum
         since = None  # nothing stored before it: a full replay is the same thing and simpler
     facts = facts_load(system=system, since=since)
     if since is None:
-        start = StartState({}, 0, False, {}, True)
+        start = StartState({}, 0, False, None, True)
     else:
         start = read_start_state(system, since, players=lambda: head_players(facts, since))
     start_state, last_seq, at_head = start.state, start.last_seq, start.at_head
     start_games = {opening.player: opening.games for opening in facts.openings}
     start_games.update((player, state.games) for player, state in start_state.items())
     engine_state, engine_openings = start_state, facts.openings
-    if at_head and not any(date(year, 12, 31) >= since for year in facts.closed_years):
+    if at_head and not _adjusts_from(facts, since):
         # No adjustment to replay: the engine needs only the players of the new tournaments, not the whole
         # federation (their openings are already part of their current ratings).
-        playing = {p for t in facts.tournaments for p in t.players} | {
-            p for t in facts.tournaments for g in t.games for p in (g.a, g.b)}
+        playing = _players_of(facts)
         engine_state = {p: state for p, state in start_state.items() if p in playing}
         engine_openings = [o for o in facts.openings if o.player in playing]
     clubs = club_names()
-    stored_list = list_read(system) if since is None else list_read(system, current=start.current,
-                                                                     whole=start.whole)
+    stored_list = list_read(system, current=start.current, whole=start.whole)
     championship = championship_read(system=system, since=since, at_head=at_head) if championship_applies(
         system) else None
     expansion = _event_expansion(system, facts, first_seq=last_seq + 1, start_games=start_games,
