@@ -40,6 +40,7 @@ from tournaments.standings_columns import (
     Ranked,
     entrant_keys,
     ranked_standings,
+    sorted_lookup,
 )
 
 STANDING_COLUMNS = (
@@ -302,9 +303,7 @@ def _rated(infos: list, history: History, entrants: Entrants, before: list, scal
     # (sum of opponents' ratings + D x (wins - losses)) / rated games: tournaments.scoring.performance_rating
     performance = (np.add.reduceat(opponent, starts) + scale * np.add.reduceat(balance, starts)).astype(
         np.float64) / count
-    wanted = entrant_keys(entrants.tournament, entrants.player)
-    found = np.minimum(np.searchsorted(group_keys, wanted), len(group_keys) - 1)
-    hit = group_keys[found] == wanted
+    found, hit = sorted_lookup(group_keys, entrant_keys(entrants.tournament, entrants.player))
     return np.where(hit, last[found], plain), np.where(hit, performance[found], np.nan), rated_games
 
 

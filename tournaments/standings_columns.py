@@ -153,15 +153,20 @@ def entrant_keys(tournament: np.ndarray, player: np.ndarray) -> np.ndarray:
     return (tournament.astype(np.int64) << 32) | player.astype(np.int64)
 
 
+def sorted_lookup(sorted_keys: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each of `wanted` is in `sorted_keys` (ascending), and whether it is there at all: (positions, hit),
+    a position being any valid one where there is no hit (0 when `sorted_keys` is empty)."""
+    if not len(sorted_keys):
+        return np.zeros(len(wanted), dtype=np.int64), np.zeros(len(wanted), dtype=bool)
+    found = np.minimum(np.searchsorted(sorted_keys, wanted), len(sorted_keys) - 1)
+    return found, sorted_keys[found] == wanted
+
+
 def _entrant_index(entrants: Entrants, tournament: np.ndarray, player: np.ndarray) -> np.ndarray:
     """The entrant index of each (tournament, player), -1 where the player is not a ranked entrant."""
     keys = entrant_keys(entrants.tournament, entrants.player)
     by_key = np.argsort(keys, kind="stable")
-    sorted_keys = keys[by_key]
-    wanted = entrant_keys(tournament, player)
-    found = np.searchsorted(sorted_keys, wanted)
-    found = np.minimum(found, max(len(keys) - 1, 0))
-    hit = (sorted_keys[found] == wanted) if len(keys) else np.zeros(len(wanted), dtype=bool)
+    found, hit = sorted_lookup(keys[by_key], entrant_keys(tournament, player))
     return np.where(hit, by_key[found] if len(keys) else 0, -1)
 
 
