@@ -26,7 +26,7 @@ import numpy as np
 from django.db import connection
 
 from players.models import SPARE_ID, Club
-from ratings.copy_binary import BinaryCopy, Column, column_of
+from ratings.copy_binary import BinaryCopy, Column
 from ratings.engine import GameRecord, History, collector_paused
 from ratings.facts import Facts
 from ratings.history_writer import binary_types, other_systems, replacing, rows_insert, rows_merge
@@ -156,8 +156,8 @@ class StandingColumns:
             [_none_if_nan(value) for value in self.performance.tolist()], strict=True))
 
     def binary(self) -> BinaryCopy:
-        """The rows as binary COPY data, each column in its type (read from the model): the bytes that
-        standing_binary(self.rows()) makes (tested), without the tuples."""
+        """The rows as binary COPY data, each column in its type (read from the model): the bytes column_of
+        makes of the rows' values (tested), without the tuples."""
         no_after, no_performance = np.isnan(self.rating_after), np.isnan(self.performance)
         values = (self.tournament, _texts(self.pool_names)[self.pool], self.rank, self.player, self.score,
                   self.opponents_score, self.penalty, self.wins, self.draws, self.losses, self.games,
@@ -379,13 +379,6 @@ def _winner(result: str) -> str | None:
     if result.startswith("B") or result == "FB":
         return "B"
     return None
-
-
-def standing_binary(rows: list[tuple]) -> BinaryCopy:
-    """Standing rows (STANDING_COLUMNS) as binary COPY data, each column in its type (read from the model)."""
-    values_of = list(zip(*rows, strict=True)) if rows else [()] * len(STANDING_COLUMNS)
-    return BinaryCopy([column_of(pgtype, values) for pgtype, values in zip(
-        binary_types(Standing, STANDING_COLUMNS), values_of, strict=True)], len(rows))
 
 
 def _json(value) -> str:

@@ -20,10 +20,11 @@ from django.utils import timezone
 
 from bench.standings import federation_inputs
 from players.models import SPARE_ID, Player
+from ratings.copy_binary import BinaryCopy, column_of
 from ratings.engine import Game, replay
 from ratings.engine import Tournament as EngineTournament
 from ratings.facts import TournamentInfo, facts_load
-from ratings.history_writer import rows_insert
+from ratings.history_writer import binary_types, rows_insert
 from ratings.models import RatingSystem
 from ratings.rulesets import get_ruleset
 from ratings.services import replay_from_scratch
@@ -36,7 +37,6 @@ from tournaments.results import (
     STANDING_COLUMNS,
     club_names,
     counting_placings,
-    standing_binary,
     tournament_results,
     tournament_results_rows,
 )
@@ -108,6 +108,14 @@ def reference_rows(*, facts, history, ruleset, club_names):
                              rated.get(tid, 0), _json([{"code": f.code, "params": dict(f.params)} for f in failures]),
                              counts if system == "adlg" else False))
     return standing_rows, outcome_rows
+
+
+def standing_binary(rows: list[tuple]) -> BinaryCopy:
+    """The reference COPY data of standing rows: each column of Python values through column_of, in the type
+    the model gives it."""
+    values_of = list(zip(*rows, strict=True)) if rows else [()] * len(STANDING_COLUMNS)
+    return BinaryCopy([column_of(pgtype, values) for pgtype, values in zip(
+        binary_types(Standing, STANDING_COLUMNS), values_of, strict=True)], len(rows))
 
 
 def exactly(rows):
