@@ -164,6 +164,26 @@ def test_a_full_replay_on_postgresql_leaves_the_indexes_and_constraints_as_they_
     assert schema() == before
 
 
+def test_a_first_replay_numbers_its_events_from_the_sequence_and_moves_the_sequence_past_them():
+    # On PostgreSQL the bulk path gives the events their keys itself: they must be new keys, and the next
+    # event inserted by the database (a replay from a date merges its rows in) must not reuse one.
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the writer hands out keys on PostgreSQL only")
+    roster()
+    imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
+    old_keys = set(RatingEvent.objects.values_list("id", flat=True))
+    RatingEvent.objects.all().delete()
+    replay_from_scratch(system=RatingSystem.objects.get(code="adlg"))
+    keys = sorted(RatingEvent.objects.values_list("id", flat=True))
+    assert keys == list(range(keys[0], keys[0] + len(keys))) and keys[0] > max(old_keys)
+    assert [e.seq for e in RatingEvent.objects.order_by("id")] == sorted(e.seq for e in RatingEvent.objects.all())
+    imported(sheet(name="Summer Clash", start=date(2024, 6, 15)))  # merged in by a replay from its date
+    later = set(RatingEvent.objects.values_list("id", flat=True)) - set(keys)
+    assert later and min(later) > keys[-1]
+
+
 @pytest.mark.parametrize("emptied", [True, False], ids=["places read before the replay", "places read by the writer"])
 def test_many_new_current_ratings_are_written_with_their_indexes_rebuilt(monkeypatch, emptied):
     # Past BULK_RATINGS new rows (a first replay) the list's indexes are rebuilt, not maintained: the rows,
