@@ -110,22 +110,57 @@ class EventColumns:
                        games, None, None, None, None, day(played))
 
 
-def event_columns(*, code: str, games: list[tuple], adjustments: list[tuple], end_of: Mapping[int, date],
-                  result_of: Mapping[int, str], values: Mapping[str, tuple[float, float]], first_seq: int,
-                  start_games: Mapping[int, int], start_played: Mapping[int, date | None],
-                  spare: int) -> EventColumns:
-    """Expand the engine's game records (`games`, replay order) and `adjustments` (year, player, before, after)
-    into event rows numbered from `first_seq`.
+@dataclass(frozen=True)
+class RecordColumns:
+    """The engine's game records (ratings.engine.GameRecord), one array per field, in replay order: made once
+    by the history's expansion and read again by the standings (tournaments.results)."""
 
-    `end_of`: each tournament's end date; `result_of`: each game's result code and `values` each code's result
-    values (A, B); `start_games` and `start_played`: the players' rated games and last rated game before the
-    first row (none: 0 games, never played)."""
+    game: np.ndarray
+    tournament: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    before_a: np.ndarray
+    change_a: np.ndarray
+    k_a: np.ndarray
+    before_b: np.ndarray
+    change_b: np.ndarray
+    k_b: np.ndarray
+    p_a: np.ndarray  # floats
+
+    def __len__(self) -> int:
+        return len(self.game)
+
+    @classmethod
+    def joined(cls, parts: list[RecordColumns]) -> RecordColumns:
+        return cls(*(np.concatenate([getattr(part, name) for part in parts]) if parts else np.zeros(0, dtype=dtype)
+                     for name, dtype in zip(cls.__dataclass_fields__, (*[np.int64] * _P_A, np.float64),
+                                            strict=True)))
+
+
+def record_columns(games: list[tuple]) -> RecordColumns:
+    """`games` (the engine's records) as columns."""
     n = len(games)
     # Every field of every record in one pass, as floats (IDs, ratings and counts are far below 2**53: exact).
     width = len(games[0]) if n else _P_A + 1
     records = np.fromiter(chain.from_iterable(games), dtype=np.float64, count=n * width).reshape(n, width)
-    gid, tid, a, b, before_a, change_a, k_a, before_b, change_b, k_b = np.array(records[:, :_P_A].T, dtype=np.int64)
-    p_a = np.array(records[:, _P_A])
+    return RecordColumns(*np.array(records[:, :_P_A].T, dtype=np.int64), np.array(records[:, _P_A]))
+
+
+def event_columns(*, code: str, games: list[tuple] | RecordColumns, adjustments: list[tuple],
+                  end_of: Mapping[int, date], result_of: Mapping[int, str], values: Mapping[str, tuple[float, float]],
+                  first_seq: int, start_games: Mapping[int, int], start_played: Mapping[int, date | None],
+                  spare: int) -> EventColumns:
+    """Expand the engine's game records (`games`, replay order, or their columns) and `adjustments` (year,
+    player, before, after) into event rows numbered from `first_seq`.
+
+    `end_of`: each tournament's end date; `result_of`: each game's result code and `values` each code's result
+    values (A, B); `start_games` and `start_played`: the players' rated games and last rated game before the
+    first row (none: 0 games, never played)."""
+    records = games if isinstance(games, RecordColumns) else record_columns(games)
+    n = len(records)
+    gid, tid, a, b, p_a = records.game, records.tournament, records.a, records.b, records.p_a
+    before_a, change_a, k_a = records.before_a, records.change_a, records.k_a
+    before_b, change_b, k_b = records.before_b, records.change_b, records.k_b
     end = _ordinals_of(tid, end_of)
     if n and np.any(np.diff(end) < 0):
         raise ValueError("game records are not in replay order")
@@ -235,17 +270,26 @@ class EventExpansion:
         self._games = dict(start_games)
         self._played = dict(start_played)
         self._done = (0, 0)  # game records, adjustments expanded so far
+        self._records: list[RecordColumns] = []
 
     def next(self, games: list[tuple], adjustments: list[tuple]) -> EventColumns:
         """The rows of the records of `games` and `adjustments` (the engine's growing lists) not expanded yet."""
         done_games, done_adjustments = self._done
-        columns = event_columns(games=games[done_games:], adjustments=adjustments[done_adjustments:],
+        records = record_columns(games[done_games:])
+        self._records.append(records)
+        columns = event_columns(games=records, adjustments=adjustments[done_adjustments:],
                                 first_seq=self._seq, start_games=self._games, start_played=self._played,
                                 **self._fixed)
         self._done = (len(games), len(adjustments))
         self._seq += len(columns)
         self._carry(columns)
         return columns
+
+    def records(self) -> RecordColumns:
+        """The columns of every game record expanded so far."""
+        if len(self._records) != 1:
+            self._records = [RecordColumns.joined(self._records)]
+        return self._records[0]
 
     def _carry(self, columns: EventColumns) -> None:
         """Each player's rated games and last rated game after `columns`: what the next chunk starts from."""

@@ -239,7 +239,8 @@ def _ratings_replay(system: RatingSystem, since: date | None) -> tuple[ReplaySum
                                stored=stored_list)
         behind.submit(list_write, system=system, changes=changes,
                       bulk=list_bulk(code=system.code, changes=changes, stored=stored_list))
-        results = tournament_results(facts=facts, history=history, ruleset=ruleset, club_names=clubs)
+        results = tournament_results(facts=facts, history=history, ruleset=ruleset, club_names=clubs,
+                                     records=expansion.records())
         behind.submit(tournament_results_write, system=system, facts=facts, results=results, full=since is None,
                       encoded=tournament_results_encoded(results))
         if championship is not None:

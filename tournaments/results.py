@@ -20,14 +20,14 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
-from operator import itemgetter
 
 import numpy as np
 from django.db import connection
 
 from players.models import SPARE_ID, Club
 from ratings.copy_binary import BinaryCopy, Column
-from ratings.engine import GameRecord, History, collector_paused
+from ratings.engine import History, collector_paused
+from ratings.event_columns import RecordColumns, record_columns
 from ratings.facts import Facts
 from ratings.history_writer import binary_types, other_systems, replacing, rows_insert, rows_merge
 from ratings.rulesets import Ruleset
@@ -49,11 +49,6 @@ STANDING_COLUMNS = (
 )
 OUTCOME_COLUMNS = ("tournament_id", "average_rating", "ranked_players", "rated_games", "charter_failures", "counts")
 SCORING_SYSTEM = {"adlg-2018": "adlg", "adlg-annex-a": "adlg", "battle-empire": "battle-empire"}
-
-# The fields of a History.games row that the rated outcomes read, by name.
-_RATED_FIELDS = itemgetter(*(GameRecord._fields.index(name) for name in (
-    "game", "tournament", "a", "b", "before_a", "change_a", "before_b", "change_b")))
-
 
 def club_names() -> dict[int, str]:
     """What `tournament_results_rows` needs of the clubs (the charter's one-club rule)."""
@@ -192,14 +187,17 @@ def tournament_results_rows(
     return results.standings.rows(), results.outcomes
 
 
-def tournament_results(*, facts: Facts, history: History, ruleset: Ruleset, club_names: dict[int, str]
-                       ) -> TournamentResults:
-    """The same, the standings as columns: what the replay writes."""
+def tournament_results(*, facts: Facts, history: History, ruleset: Ruleset, club_names: dict[int, str],
+                       records: RecordColumns | None = None) -> TournamentResults:
+    """The same, the standings as columns: what the replay writes. `records`: the history's game records as
+    columns, when the caller has them already."""
     with collector_paused():  # hundreds of thousands of small acyclic tuples
-        return _results(facts, history, ruleset, club_names)
+        return _results(facts, history, ruleset, club_names,
+                        records if records is not None else record_columns(history.games))
 
 
-def _results(facts: Facts, history: History, ruleset: Ruleset, club_names: dict[int, str]) -> TournamentResults:
+def _results(facts: Facts, history: History, ruleset: Ruleset, club_names: dict[int, str],
+             records: RecordColumns) -> TournamentResults:
     scoring_system = SCORING_SYSTEM.get(ruleset.code, "adlg")
     infos = list(facts.info.values())
     entrants, names, before, clubs = _entrants(infos, history, ruleset, facts.excluded)
@@ -215,7 +213,7 @@ def _results(facts: Facts, history: History, ruleset: Ruleset, club_names: dict[
 
     ranked = ranked_standings(system=scoring_system, entrants=entrants, games=games, pools=len(names),
                               excluded=excluded, spare=SPARE_ID, refused=refused)
-    after, performance, rated_games = _rated(infos, history, entrants, before, ruleset.scale)
+    after, performance, rated_games = _rated(infos, records, entrants, before, ruleset.scale)
 
     order = ranked.order
     tids = np.array([info.id for info in infos], dtype=np.int64)
@@ -272,14 +270,14 @@ def _games(infos: list) -> Games:
         results=list(zip(result, a_losses, b_losses, strict=True)))
 
 
-def _rated(infos: list, history: History, entrants: Entrants, before: list, scale: int):
+def _rated(infos: list, records: RecordColumns, entrants: Entrants, before: list, scale: int):
     """Per entrant: the rating after its last rated game of the tournament (its rating before, without one;
     NaN for none) and its performance rating (NaN without a rated game); per tournament, its rated games.
     The spare has no rated outcome."""
-    n = len(history.games)
+    n = len(records)
     index_of = {info.id: index for index, info in enumerate(infos)}
-    fields = np.fromiter(chain.from_iterable(map(_RATED_FIELDS, history.games)), dtype=np.int64, count=8 * n)
-    gid, tid, a, b, before_a, change_a, before_b, change_b = fields.reshape(n, 8).T
+    gid, tid, a, b = records.game, records.tournament, records.a, records.b
+    before_a, change_a, before_b, change_b = records.before_a, records.change_a, records.before_b, records.change_b
     distinct, inverse = np.unique(tid, return_inverse=True)
     tournament = np.array([index_of[t] for t in distinct.tolist()], dtype=np.int64)[inverse.reshape(-1)]
     rated_games = np.bincount(tournament, minlength=len(infos))

@@ -12,7 +12,7 @@ from django.db import connection
 from bench.synthetic import make_federation
 from players.models import SPARE_ID
 from ratings.engine import replay
-from ratings.event_columns import EventExpansion, event_columns
+from ratings.event_columns import EventExpansion, RecordColumns, event_columns, record_columns
 from ratings.history_writer import EVENT_COLUMNS, rows_insert
 from ratings.rulesets import get_ruleset
 
@@ -109,6 +109,11 @@ def test_the_history_expanded_in_chunks_while_the_engine_runs_is_the_whole_expan
     expected = list(event_columns(code="adlg", games=whole.games, adjustments=whole.adjustments, spare=SPARE_ID,
                                   **facts, **start).tuples())
     assert [row for chunk in chunks for row in chunk.tuples()] == expected
+    # The standings read the records' columns the expansion made on the way: every record, in order.
+    joined, whole_records = expansion.records(), record_columns(whole.games)
+    for name in RecordColumns.__dataclass_fields__:
+        assert getattr(joined, name).tolist() == getattr(whole_records, name).tolist(), name
+    assert joined.game.tolist() == [g[0] for g in whole.games]
     # 4,000 games: progress every 10,000 never comes, the whole history is the last chunk.
     assert len(chunks) == 1 if every == 10_000 else len(chunks) > 5
 
