@@ -266,11 +266,11 @@ def _rewrite(system, results, totals) -> None:
     PostgreSQL, tuples elsewhere)."""
     whole = not ChampionshipResult.objects.filter(tournament__system_id__in=other_systems(system)).exists()
     with replacing(table=ChampionshipResult._meta.db_table, stale=ChampionshipResult.objects.all(), full=True,
-                   whole=whole):
-        rows_insert(table=ChampionshipResult._meta.db_table, columns=RESULT_COLUMNS, rows=results)
+                   whole=whole) as keys:
+        rows_insert(table=ChampionshipResult._meta.db_table, columns=RESULT_COLUMNS, rows=results, keys=keys)
     with replacing(table=ChampionshipTotal._meta.db_table, stale=ChampionshipTotal.objects.all(), full=True,
-                   whole=True):
-        rows_insert(table=ChampionshipTotal._meta.db_table, columns=TOTAL_COLUMNS, rows=totals)
+                   whole=True) as keys:
+        rows_insert(table=ChampionshipTotal._meta.db_table, columns=TOTAL_COLUMNS, rows=totals, keys=keys)
 
 
 def _differences(stored: dict[tuple, tuple[int, tuple]], rows: dict[tuple, tuple]

@@ -56,6 +56,11 @@ class BinaryCopy:
     def __len__(self) -> int:
         return self.rows
 
+    def keyed(self, first: int) -> BinaryCopy:
+        """The same rows preceded by an int8 column numbering them from `first` (their primary keys)."""
+        return BinaryCopy([Column("int8", np.arange(first, first + self.rows, dtype=np.int64)), *self.columns],
+                          self.rows)
+
     def __iter__(self) -> Iterator[bytes]:
         yield _SIGNATURE
         for rows, layout in self._groups():

@@ -56,14 +56,11 @@ class EventColumns:
     def __len__(self) -> int:
         return len(self.seq)
 
-    def binary_copy(self, *, first_id: int | None = None) -> BinaryCopy:
-        """The rows as binary COPY data for the rating event table (its column types, in EVENT_COLUMNS order),
-        preceded by their primary keys numbered from `first_id` when one is given."""
+    def binary_copy(self) -> BinaryCopy:
+        """The rows as binary COPY data for the rating event table (its column types, in EVENT_COLUMNS order)."""
         adjustment = ~self.is_game
         never = self.last_played == 0
-        ids = [] if first_id is None else [Column("int8", np.arange(first_id, first_id + len(self), dtype=np.int64))]
         return BinaryCopy([
-            *ids,
             Column("text", self.code),
             Column("int4", self.player),
             Column("int8", self.seq),

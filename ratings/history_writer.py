@@ -55,8 +55,12 @@ def binary_types(model, columns: Sequence[str]) -> list[str]:
     return types
 
 
-def rows_insert(*, table: str, columns: Sequence[str], rows: Iterable) -> int:
-    """Insert plain tuples into `table` (or a BinaryCopy, PostgreSQL only); returns the rows written."""
+def rows_insert(*, table: str, columns: Sequence[str], rows: Iterable, keys: IdRange | None = None) -> int:
+    """Insert plain tuples into `table` (or a BinaryCopy, PostgreSQL only); returns the rows written. `keys`:
+    the rows' primary keys are taken from it (a BinaryCopy into a table held exclusively, indexes_suspended);
+    without it the database draws them."""
+    if keys is not None and isinstance(rows, BinaryCopy):
+        rows, columns = rows.keyed(keys.take(len(rows))), ("id", *columns)
     column_list = ", ".join(connection.ops.quote_name(c) for c in columns)
     count = 0
     with connection.cursor() as cursor:
@@ -142,8 +146,34 @@ def rows_update(*, table: str, key: str, columns: Sequence[str], rows: Sequence[
         cursor.executemany(sql, [(*row[1:], row[0], *scope_params) for row in rows])
 
 
+class IdRange:
+    """Primary keys handed out by the writer itself for a bulk write into `table` (PostgreSQL), numbered on
+    from its sequence: the database drawing one per row from the sequence costs a fifth of the history's COPY.
+    Only for a table the transaction holds exclusively (indexes_suspended), so that nothing else draws from the
+    sequence meanwhile; `close` moves the sequence past the keys taken."""
+
+    def __init__(self, table: str) -> None:
+        self._sequence = f"pg_get_serial_sequence('{connection.ops.quote_name(table)}', 'id')"
+        self.next: int | None = None  # read from the sequence when first needed
+
+    def take(self, count: int) -> int:
+        """The first of `count` keys."""
+        if self.next is None:
+            with connection.cursor() as cursor:
+                cursor.execute(f"SELECT nextval({self._sequence})")  # noqa: S608 - table name from the model
+                self.next = cursor.fetchone()[0]
+        first, self.next = self.next, self.next + count
+        return first
+
+    def close(self) -> None:
+        if self.next is not None:
+            with connection.cursor() as cursor:
+                # The sequence has already handed out the first key: setval to the last one taken.
+                cursor.execute(f"SELECT setval({self._sequence}, %s)", [self.next - 1])  # noqa: S608
+
+
 @contextmanager
-def indexes_suspended(table: str) -> Iterator[None]:
+def indexes_suspended(table: str) -> Iterator[IdRange | None]:
     """Drop the indexes of `table` for a bulk rewrite and build them again at the end (PostgreSQL).
 
     Maintaining a B-tree row by row costs more than the COPY itself on millions of rows; building it once
@@ -152,9 +182,10 @@ def indexes_suspended(table: str) -> Iterator[None]:
     it): they are dropped as well unless a foreign key refers to the table, and adding them back checks every
     row, so a duplicate still fails the transaction. It holds the table exclusively until the transaction ends,
     so it is for full replays only (rare: replay_ratings, an exclusion, a merge). Elsewhere it does nothing.
+    It gives the block the table's primary keys to hand out (IdRange, for rows_insert), since it alone inserts.
     """
     if connection.vendor != "postgresql":
-        yield
+        yield None
         return
     quote = connection.ops.quote_name
     with connection.cursor() as cursor:
@@ -176,7 +207,9 @@ def indexes_suspended(table: str) -> Iterator[None]:
         if constraints:
             cursor.execute(f"ALTER TABLE {quote(table)} "
                            + ", ".join(f"DROP CONSTRAINT {quote(name)}" for name, _ in constraints))
-    yield
+    keys = IdRange(table)
+    yield keys
+    keys.close()
     with connection.cursor() as cursor:
         if constraints:
             cursor.execute(f"ALTER TABLE {quote(table)} "
@@ -199,29 +232,6 @@ def trigger_disabled(table: str, trigger: str) -> Iterator[None]:
         cursor.execute(f"ALTER TABLE {quote(table)} ENABLE TRIGGER {quote(trigger)}")
 
 
-class IdRange:
-    """Primary keys handed out by the writer itself for a bulk rewrite of `table` (PostgreSQL), numbered on
-    from its sequence: the database drawing one per row from the sequence costs a fifth of the history's COPY.
-    For a table the transaction holds exclusively (indexes_suspended), so that no other insert draws from the
-    sequence meanwhile; `close` moves the sequence past the keys used."""
-
-    def __init__(self, table: str) -> None:
-        self._sequence = f"pg_get_serial_sequence('{connection.ops.quote_name(table)}', 'id')"
-        with connection.cursor() as cursor:
-            cursor.execute(f"SELECT nextval({self._sequence})")  # noqa: S608 - table name from the model
-            self.next = self.first = cursor.fetchone()[0]
-
-    def take(self, count: int) -> int:
-        """The first of `count` keys."""
-        first, self.next = self.next, self.next + count
-        return first
-
-    def close(self) -> None:
-        if self.next > self.first:
-            with connection.cursor() as cursor:
-                cursor.execute(f"SELECT setval({self._sequence}, %s)", [self.next - 1])  # noqa: S608
-
-
 def other_systems(system) -> list[str]:
     """The codes of every rating system but `system`: "are there rows of another system?" asked by an index."""
     from ratings.models import RatingSystem
@@ -239,19 +249,20 @@ def table_truncate_or_delete(*, table: str, queryset, whole: bool) -> None:
 
 
 @contextmanager
-def replacing(*, table: str, stale, full: bool, whole: bool) -> Iterator[None]:
+def replacing(*, table: str, stale, full: bool, whole: bool) -> Iterator[IdRange | None]:
     """Remove `stale` (a queryset of `table`) before the new rows are written inside the block.
 
     `full`: a replay from scratch, which rewrites millions of rows: on PostgreSQL the plain indexes are
-    suspended, and `whole` (the stale rows are the entire table) allows a TRUNCATE.
+    suspended (the block gets the table's keys to hand out), and `whole` (the stale rows are the entire table)
+    allows a TRUNCATE.
     """
     if not full:
         stale._raw_delete(stale.db)
-        yield
+        yield None
         return
-    with indexes_suspended(table):
+    with indexes_suspended(table) as keys:
         table_truncate_or_delete(table=table, queryset=stale, whole=whole)
-        yield
+        yield keys
 
 
 def rows_merge(*, table: str, columns: Sequence[str], key: Sequence[str], stale: str, params: Sequence,

@@ -268,7 +268,7 @@ class _HistoryRewrite:
         self.table = RatingEvent._meta.db_table
         self.written = 0
         self._merge: tuple | None = None  # (stale condition, its parameters) when merging
-        self._ids: IdRange | None = None  # the rows' keys, when written in bulk on PostgreSQL
+        self._keys: IdRange | None = None  # the rows' keys to hand out, when written in bulk on PostgreSQL
         self._replacing = ExitStack()
 
     def begin(self) -> None:
@@ -285,19 +285,12 @@ class _HistoryRewrite:
         stale = stored if full else stored.filter(date__gte=self.since)
         # By the other systems' codes, not "not this one": that would scan two million rows for nothing.
         whole = full and not RatingEvent.objects.filter(system_id__in=other_systems(self.system)).exists()
-        self._replacing.enter_context(replacing(table=self.table, stale=stale, full=full, whole=whole))
-        if full and connection.vendor == "postgresql":
-            self._ids = IdRange(self.table)  # the table is held exclusively (its indexes are suspended)
+        self._keys = self._replacing.enter_context(replacing(table=self.table, stale=stale, full=full, whole=whole))
 
     def add(self, events: EventColumns) -> None:
-        if connection.vendor != "postgresql":
-            self.written += rows_insert(table=self.table, columns=EVENT_COLUMNS, rows=events.tuples())
-        elif self._ids is not None:
-            self.written += rows_insert(table=self.table, columns=("id", *EVENT_COLUMNS),
-                                        rows=events.binary_copy(first_id=self._ids.take(len(events))))
-        else:  # merging
-            self.written += rows_insert(table=merge_table(self.table), columns=EVENT_COLUMNS,
-                                        rows=events.binary_copy())
+        rows = events.binary_copy() if connection.vendor == "postgresql" else events.tuples()
+        target = merge_table(self.table) if self._merge is not None else self.table
+        self.written += rows_insert(table=target, columns=EVENT_COLUMNS, rows=rows, keys=self._keys)
 
     def finish(self) -> int:
         if self._merge is not None:
@@ -305,8 +298,6 @@ class _HistoryRewrite:
             merge_finish(table=self.table, columns=EVENT_COLUMNS, key=("system_id", "seq", "player_id"),
                          stale=stale, params=params)
         else:
-            if self._ids is not None:
-                self._ids.close()
             self._replacing.close()  # the history's indexes and keys built again
         return self.written
 

@@ -82,8 +82,8 @@ def tournament_results_write(*, facts: Facts, results: TournamentResults, system
         stale = Standing.objects.filter(tournament__system=system) if full else Standing.objects.filter(
             tournament_id__in=tids)
         whole = full and not Standing.objects.filter(tournament__system_id__in=other_systems(system)).exists()
-        with replacing(table=table, stale=stale, full=full, whole=whole):
-            rows_insert(table=table, columns=STANDING_COLUMNS, rows=data)
+        with replacing(table=table, stale=stale, full=full, whole=whole) as keys:
+            rows_insert(table=table, columns=STANDING_COLUMNS, rows=data, keys=keys)
     rows_insert(table=TournamentOutcome._meta.db_table, columns=OUTCOME_COLUMNS, rows=results.outcomes)
     Tournament.objects.filter(pk__in=tids, status=Tournament.RECEIVED).update(status=Tournament.RATED)
 

@@ -164,24 +164,32 @@ def test_a_full_replay_on_postgresql_leaves_the_indexes_and_constraints_as_they_
     assert schema() == before
 
 
-def test_a_first_replay_numbers_its_events_from_the_sequence_and_moves_the_sequence_past_them():
-    # On PostgreSQL the bulk path gives the events their keys itself: they must be new keys, and the next
-    # event inserted by the database (a replay from a date merges its rows in) must not reuse one.
+def test_a_first_replay_hands_out_new_keys_and_moves_each_sequence_past_them():
+    # On PostgreSQL the bulk path of a first replay gives the rows their keys itself: they must be new keys,
+    # and the rows the database numbers later (a replay from a date merges its rows in) must not reuse one.
     from django.db import connection
+
+    from championship.models import ChampionshipResult, ChampionshipTotal
 
     if connection.vendor != "postgresql":
         pytest.skip("the writer hands out keys on PostgreSQL only")
     roster()
     imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
-    old_keys = set(RatingEvent.objects.values_list("id", flat=True))
-    RatingEvent.objects.all().delete()
+    models = (RatingEvent, Standing, ChampionshipResult, ChampionshipTotal)
+    old_keys = {model: set(model.objects.values_list("id", flat=True)) for model in models}
+    for model in models:
+        model.objects.all().delete()
     replay_from_scratch(system=RatingSystem.objects.get(code="adlg"))
-    keys = sorted(RatingEvent.objects.values_list("id", flat=True))
-    assert keys == list(range(keys[0], keys[0] + len(keys))) and keys[0] > max(old_keys)
-    assert [e.seq for e in RatingEvent.objects.order_by("id")] == sorted(e.seq for e in RatingEvent.objects.all())
+    keys = {model: sorted(model.objects.values_list("id", flat=True)) for model in models}
+    for model in models:
+        assert keys[model] == list(range(keys[model][0], keys[model][0] + len(keys[model]))), model
+        assert keys[model][0] > max(old_keys[model]), model
+    events = list(RatingEvent.objects.order_by("id").values_list("seq", flat=True))
+    assert events == sorted(events)
     imported(sheet(name="Summer Clash", start=date(2024, 6, 15)))  # merged in by a replay from its date
-    later = set(RatingEvent.objects.values_list("id", flat=True)) - set(keys)
-    assert later and min(later) > keys[-1]
+    for model in (RatingEvent, Standing, ChampionshipResult):
+        later = set(model.objects.values_list("id", flat=True)) - set(keys[model])
+        assert later and min(later) > keys[model][-1], model
 
 
 @pytest.mark.parametrize("emptied", [True, False], ids=["places read before the replay", "places read by the writer"])
