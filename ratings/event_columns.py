@@ -154,6 +154,14 @@ def event_columns(*, code: str, games: list[tuple] | RecordColumns, adjustments:
     values (A, B); `start_games` and `start_played`: the players' rated games and last rated game before the
     first row (none: 0 games, never played)."""
     records = games if isinstance(games, RecordColumns) else record_columns(games)
+    return _event_columns(code=code, records=records, adjustments=adjustments, end_of=end_of, result_of=result_of,
+                          values=values, first_seq=first_seq, starts=PlayerStarts.of(start_games, start_played),
+                          spare=spare)
+
+
+def _event_columns(*, code: str, records: RecordColumns, adjustments: list[tuple], end_of: Mapping[int, date],
+                   result_of: Mapping[int, str], values: Mapping[str, tuple[float, float]], first_seq: int,
+                   starts: PlayerStarts, spare: int) -> EventColumns:
     n = len(records)
     gid, tid, a, b, p_a = records.game, records.tournament, records.a, records.b, records.p_a
     before_a, change_a, k_a = records.before_a, records.change_a, records.k_a
@@ -189,7 +197,7 @@ def event_columns(*, code: str, games: list[tuple] | RecordColumns, adjustments:
     day = column(end, end, new_year)
     before = column(before_a, before_b, adj_before)
     change = column(change_a, change_b, adj_after - adj_before)
-    games_before, last_played = _player_cumulations(player, is_game, day, start_games, start_played)
+    games_before, last_played = _player_cumulations(player, is_game, day, starts)
     return EventColumns(
         code=code,
         player=player,
@@ -219,15 +227,48 @@ def _ordinals_of(keys: np.ndarray, dates: Mapping[int, date]) -> np.ndarray:
     return ordinals[inverse] if len(keys) else np.zeros(0, dtype=np.int64)
 
 
-def _player_cumulations(player: np.ndarray, is_game: np.ndarray, day: np.ndarray, start_games: Mapping[int, int],
-                        start_played: Mapping[int, date | None]) -> tuple[np.ndarray, np.ndarray]:
+@dataclass(frozen=True)
+class PlayerStarts:
+    """Players' rated games and last rated game (an ordinal, 0: never) before some row, as columns sorted by
+    player: what each chunk of the expansion starts from and hands on, looked up for a chunk's players at
+    once (a dict per player cost a third of the expansion)."""
+
+    player: np.ndarray
+    games: np.ndarray
+    played: np.ndarray
+
+    @classmethod
+    def of(cls, start_games: Mapping[int, int], start_played: Mapping[int, date | None]) -> PlayerStarts:
+        players = sorted(set(start_games) | set(start_played))
+        return cls(np.array(players, dtype=np.int64),
+                   np.array([start_games.get(p, 0) for p in players], dtype=np.int64),
+                   np.array([_ordinal(start_played.get(p)) for p in players], dtype=np.int64))
+
+    def lookup(self, players: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The games and last game of each of `players` (0 and 0 for a player not known)."""
+        if not len(self.player):
+            return np.zeros(len(players), dtype=np.int64), np.zeros(len(players), dtype=np.int64)
+        found = np.minimum(np.searchsorted(self.player, players), len(self.player) - 1)
+        known = self.player[found] == players
+        return np.where(known, self.games[found], 0), np.where(known, self.played[found], 0)
+
+    def updated(self, players: np.ndarray, games: np.ndarray, played: np.ndarray) -> PlayerStarts:
+        """These starts with those of `players` (distinct, sorted) replaced by `games` and `played`."""
+        kept = ~np.isin(self.player, players, assume_unique=True)
+        player = np.concatenate([self.player[kept], players])
+        order = np.argsort(player, kind="stable")
+        return PlayerStarts(player[order], np.concatenate([self.games[kept], games])[order],
+                            np.concatenate([self.played[kept], played])[order])
+
+
+def _player_cumulations(player: np.ndarray, is_game: np.ndarray, day: np.ndarray, starts: PlayerStarts
+                        ) -> tuple[np.ndarray, np.ndarray]:
     """Per row: the player's rated games before it (start count + earlier game rows) and the ordinal of the
     player's last rated game before it (the latest earlier game row, else the start date, else 0)."""
     if not len(player):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     players, group = np.unique(player, return_inverse=True)
-    first_games = np.array([start_games.get(p, 0) for p in players.tolist()], dtype=np.int64)
-    first_played = np.array([_ordinal(start_played.get(p)) for p in players.tolist()], dtype=np.int64)
+    first_games, first_played = starts.lookup(players)
     # Rows grouped by player, in history order within each group (a stable sort keeps it).
     by_player = np.argsort(group, kind="stable")
     grouped = group[by_player]
@@ -264,8 +305,7 @@ class EventExpansion:
                  start_played: Mapping[int, date | None], spare: int) -> None:
         self._fixed = {"code": code, "end_of": end_of, "result_of": result_of, "values": values, "spare": spare}
         self._seq = first_seq
-        self._games = dict(start_games)
-        self._played = dict(start_played)
+        self._starts = PlayerStarts.of(start_games, start_played)
         self._done = (0, 0)  # game records, adjustments expanded so far
         self._records: list[RecordColumns] = []
 
@@ -274,9 +314,8 @@ class EventExpansion:
         done_games, done_adjustments = self._done
         records = record_columns(games[done_games:])
         self._records.append(records)
-        columns = event_columns(games=records, adjustments=adjustments[done_adjustments:],
-                                first_seq=self._seq, start_games=self._games, start_played=self._played,
-                                **self._fixed)
+        columns = _event_columns(records=records, adjustments=adjustments[done_adjustments:],
+                                 first_seq=self._seq, starts=self._starts, **self._fixed)
         self._done = (len(games), len(adjustments))
         self._seq += len(columns)
         self._carry(columns)
@@ -297,6 +336,4 @@ class EventExpansion:
         is_game = columns.is_game[last]
         games = columns.games_before[last] + is_game
         played = np.where(is_game, columns.day[last], columns.last_played[last])
-        self._games.update(zip(players.tolist(), games.tolist(), strict=True))
-        self._played.update((player, date.fromordinal(day) if day else None)
-                            for player, day in zip(players.tolist(), played.tolist(), strict=True))
+        self._starts = self._starts.updated(players, games, played)
