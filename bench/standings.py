@@ -1,7 +1,9 @@
 """Benchmark of the tournament standings step of the replay, on a synthetic federation.
 
-Times `tournaments.results.tournament_results_rows`: the pure part of `tournament_results_write` (standings,
-tie-breaks, cross-table JSON, performance ratings, charter outcome of every tournament), without the database.
+Times `tournaments.results.tournament_results` as the replay calls it: the standings as columns (tie-breaks,
+performance ratings, charter outcome of every tournament), given the game records' columns the history's
+expansion has already made (ratings.event_columns.RecordColumns), without the database and without turning
+the columns into rows (the replay sends them to COPY as they are).
 The federation is bench/synthetic.py's, turned into the replay's inputs (`Facts`, the engine's `History`):
 
 - losses: (id % 60, 40 + id % 61) for played games (every 4th tournament coarser, so exact ties happen);
@@ -123,14 +125,17 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
-    from tournaments.results import tournament_results_rows
+    from ratings.event_columns import record_columns
+    from tournaments.results import tournament_results
 
     players = args.players or max(100, args.games // 10)
     facts, history, ruleset, club_names = federation_inputs(players=players, games=args.games, seed=args.seed,
                                                             system=args.system)
     games = sum(len(info.games) for info in facts.info.values())
     inputs = {"facts": facts, "history": history, "ruleset": ruleset, "club_names": club_names}
-    seconds, rows = _timed(lambda: tournament_results_rows(**inputs), args.repeat)
+    records = record_columns(history.games)
+    seconds, results = _timed(lambda: tournament_results(**inputs, records=records), args.repeat)
+    rows = (results.standings.rows(), results.outcomes)
     result = {
         "system": args.system, "games": games, "tournaments": len(facts.info), "standing_rows": len(rows[0]),
         "seconds": round(seconds, 3), "us_per_game": round(seconds / games * 1e6, 2),
