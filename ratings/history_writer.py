@@ -158,6 +158,8 @@ class IdRange:
 
     def take(self, count: int) -> int:
         """The first of `count` keys."""
+        if count == 0:  # nothing to number: the sequence is left alone (a fresh one could not be set back)
+            return self.next or 1
         if self.next is None:
             with connection.cursor() as cursor:
                 cursor.execute(f"SELECT nextval({self._sequence})")  # noqa: S608 - table name from the model
