@@ -175,9 +175,10 @@ def _figures(system: str, results: Sequence[tuple], wanted: np.ndarray) -> tuple
     Worked out once per distinct result (scoring's own cache): a federation has a few thousand. Only the
     `wanted` games are checked, as the rules check only the games they score."""
     cache, by_losses = _FIGURES[system], _BY_LOSSES[system]
-    distinct: dict = {}
-    codes = np.fromiter((distinct.setdefault(r if by_losses else r[0], len(distinct)) for r in results),
-                        dtype=np.int64, count=len(results))
+    keys = results if by_losses else [r[0] for r in results]
+    # Distinct keys in order of first appearance, then each game's: dict.fromkeys and map stay in C.
+    distinct = {key: code for code, key in enumerate(dict.fromkeys(keys))}
+    codes = np.fromiter(map(distinct.__getitem__, keys), dtype=np.int64, count=len(results))
     table = np.zeros((max(len(distinct), 1), 5), dtype=np.float64)
     needed = set(np.unique(codes[wanted]).tolist())
     for key, code in distinct.items():
