@@ -1,9 +1,9 @@
 """Benchmark of the tournament standings step of the replay, on a synthetic federation.
 
 Times `tournaments.results.tournament_results` as the replay calls it: the standings as columns (tie-breaks,
-performance ratings, charter outcome of every tournament), given the game records' columns the history's
-expansion has already made (ratings.event_columns.RecordColumns), without the database and without turning
-the columns into rows (the replay sends them to COPY as they are).
+performance ratings, charter outcome of every tournament), given the game records' columns that the history's
+expansion has already made, their results looked up (ratings.event_columns.RecordColumns); without the
+database, and without turning the columns into rows (the replay sends them to COPY as they are).
 The federation is bench/synthetic.py's, turned into the replay's inputs (`Facts`, the engine's `History`):
 
 - losses: (id % 60, 40 + id % 61) for played games (every 4th tournament coarser, so exact ties happen);
@@ -125,7 +125,9 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
-    from ratings.event_columns import record_columns
+    from dataclasses import replace
+
+    from ratings.event_columns import record_columns, result_indexes
     from tournaments.results import tournament_results
 
     players = args.players or max(100, args.games // 10)
@@ -133,7 +135,11 @@ def main() -> None:
                                                             system=args.system)
     games = sum(len(info.games) for info in facts.info.values())
     inputs = {"facts": facts, "history": history, "ruleset": ruleset, "club_names": club_names}
+    # As the expansion hands them over: each game's result already looked up.
     records = record_columns(history.games)
+    codes = tuple(sorted(ruleset.result_values))
+    result_of = {g[0]: g[5] for info in facts.info.values() for g in info.games}
+    records = replace(records, result=result_indexes(records.game, result_of, codes), result_codes=codes)
     seconds, results = _timed(lambda: tournament_results(**inputs, records=records), args.repeat)
     rows = (results.standings.rows(), results.outcomes)
     result = {

@@ -13,7 +13,7 @@ the engine's order. A game gives player A's row, then player B's; the spare (ID 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from itertools import chain
 
@@ -123,15 +123,22 @@ class RecordColumns:
     change_b: np.ndarray
     k_b: np.ndarray
     p_a: np.ndarray  # floats
+    # Each game's result as an index into `result_codes`, when known (the expansion looks them up anyway).
+    result: np.ndarray | None = None
+    result_codes: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return len(self.game)
 
     @classmethod
     def joined(cls, parts: list[RecordColumns]) -> RecordColumns:
-        return cls(*(np.concatenate([getattr(part, name) for part in parts]) if parts else np.zeros(0, dtype=dtype)
-                     for name, dtype in zip(cls.__dataclass_fields__, (*[np.int64] * _P_A, np.float64),
-                                            strict=True)))
+        names = list(cls.__dataclass_fields__)[:_P_A + 1]
+        fields = [np.concatenate([getattr(part, name) for part in parts]) if parts else np.zeros(0, dtype=dtype)
+                  for name, dtype in zip(names, (*[np.int64] * _P_A, np.float64), strict=True)]
+        codes = {part.result_codes for part in parts}
+        if parts and len(codes) == 1 and all(part.result is not None for part in parts):
+            return cls(*fields, np.concatenate([part.result for part in parts]), codes.pop())
+        return cls(*fields)
 
 
 def record_columns(games: list[tuple]) -> RecordColumns:
@@ -169,9 +176,9 @@ def _event_columns(*, code: str, records: RecordColumns, adjustments: list[tuple
     end = _ordinals_of(tid, end_of)
     if n and np.any(np.diff(end) < 0):
         raise ValueError("game records are not in replay order")
-    codes = sorted(values)
-    code_index = {result: i for i, result in enumerate(codes)}
-    result = np.array([code_index[result_of[g]] for g in gid.tolist()], dtype=np.int64)
+    codes = tuple(sorted(values))
+    known = records.result is not None and records.result_codes == codes
+    result = records.result if known else result_indexes(gid, result_of, codes)
     s_a = np.array([values[c][0] for c in codes] or [0.0], dtype=np.float64)[result]
     s_b = np.array([values[c][1] for c in codes] or [0.0], dtype=np.float64)[result]
 
@@ -218,6 +225,12 @@ def _event_columns(*, code: str, records: RecordColumns, adjustments: list[tuple
         score=column(s_a, s_b, np.zeros(m)),
         last_played=last_played,
     )
+
+
+def result_indexes(gid: np.ndarray, result_of: Mapping[int, str], codes: tuple[str, ...]) -> np.ndarray:
+    """The index in `codes` of each game's result (`result_of`: game -> result code)."""
+    code_index = {result: i for i, result in enumerate(codes)}
+    return np.array([code_index[result_of[g]] for g in gid.tolist()], dtype=np.int64)
 
 
 def _ordinals_of(keys: np.ndarray, dates: Mapping[int, date]) -> np.ndarray:
@@ -313,6 +326,9 @@ class EventExpansion:
         """The rows of the records of `games` and `adjustments` (the engine's growing lists) not expanded yet."""
         done_games, done_adjustments = self._done
         records = record_columns(games[done_games:])
+        codes = tuple(sorted(self._fixed["values"]))
+        records = replace(records, result=result_indexes(records.game, self._fixed["result_of"], codes),
+                          result_codes=codes)
         self._records.append(records)
         columns = _event_columns(records=records, adjustments=adjustments[done_adjustments:],
                                  first_seq=self._seq, starts=self._starts, **self._fixed)

@@ -281,7 +281,8 @@ def _rated(infos: list, records: RecordColumns, entrants: Entrants, before: list
     distinct, inverse = np.unique(tid, return_inverse=True)
     tournament = np.array([index_of[t] for t in distinct.tolist()], dtype=np.int64)[inverse.reshape(-1)]
     rated_games = np.bincount(tournament, minlength=len(infos))
-    winner = _winners(infos, gid)
+    winner = _winners(infos, gid) if records.result is None else np.array(
+        [_SIDES[_winner(code)] for code in records.result_codes] or [0], dtype=np.int64)[records.result]
     on_a, on_b = a != SPARE_ID, b != SPARE_ID
     plain = np.array([np.nan if value is None else value for value in before], dtype=np.float64)
     if not (on_a.any() or on_b.any()):
@@ -305,16 +306,18 @@ def _rated(infos: list, records: RecordColumns, entrants: Entrants, before: list
     return np.where(hit, last[found], plain), np.where(hit, performance[found], np.nan), rated_games
 
 
+_SIDES = {"A": 1, "B": 2, None: 0}
+
+
 def _winners(infos: list, gid: np.ndarray) -> np.ndarray:
     """Per game of `gid`: 1 where A won, 2 where B won, 0 otherwise."""
-    sides = {"A": 1, "B": 2, None: 0}
     of_result: dict[str, int] = {}
     side_of = {}
     for info in infos:
         for g in info.games:
             side = of_result.get(g[5])
             if side is None:
-                side = of_result[g[5]] = sides[_winner(g[5])]
+                side = of_result[g[5]] = _SIDES[_winner(g[5])]
             side_of[g[0]] = side
     return np.array([side_of[g] for g in gid.tolist()], dtype=np.int64)
 

@@ -111,9 +111,11 @@ def test_the_history_expanded_in_chunks_while_the_engine_runs_is_the_whole_expan
     assert [row for chunk in chunks for row in chunk.tuples()] == expected
     # The standings read the records' columns the expansion made on the way: every record, in order.
     joined, whole_records = expansion.records(), record_columns(whole.games)
-    for name in RecordColumns.__dataclass_fields__:
+    for name in list(RecordColumns.__dataclass_fields__)[:11]:
         assert getattr(joined, name).tolist() == getattr(whole_records, name).tolist(), name
     assert joined.game.tolist() == [g[0] for g in whole.games]
+    # With each game's result looked up on the way, as an index into the sorted result codes.
+    assert [joined.result_codes[i] for i in joined.result.tolist()] == [facts["result_of"][g[0]] for g in whole.games]
     # 4,000 games: progress every 10,000 never comes, the whole history is the last chunk.
     assert len(chunks) == 1 if every == 10_000 else len(chunks) > 5
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from dataclasses import replace
 from datetime import date, timedelta
 from types import SimpleNamespace
 
@@ -23,6 +24,7 @@ from players.models import SPARE_ID, Player
 from ratings.copy_binary import BinaryCopy, column_of
 from ratings.engine import Game, replay
 from ratings.engine import Tournament as EngineTournament
+from ratings.event_columns import record_columns, result_indexes
 from ratings.facts import TournamentInfo, facts_load
 from ratings.history_writer import binary_types, rows_insert
 from ratings.models import RatingSystem
@@ -137,6 +139,23 @@ def test_the_rows_of_a_synthetic_federation_equal_the_reference(system):
     assert {row[1] for row in standings} == {"", "A", "B"}
     assert {row[11] for row in standings} >= {"", "score", "opponents", "rating"}
     assert any(row[4] != "[]" for row in outcomes)
+
+
+@pytest.mark.parametrize("system", ["adlg", "battle-empire"])
+def test_the_rows_are_the_same_from_the_records_the_expansion_hands_over(system):
+    # The replay hands over the records' columns with each game's result already looked up (the history's
+    # expansion): the winners of the performance ratings come from them instead of from the facts.
+    facts, history, ruleset, club_names = federation_inputs(players=2_000, games=20_000, seed=5, system=system)
+    codes = tuple(sorted(ruleset.result_values))
+    result_of = {g[0]: g[5] for info in facts.info.values() for g in info.games}
+    records = record_columns(history.games)
+    handed = replace(records, result=result_indexes(records.game, result_of, codes), result_codes=codes)
+    inputs = {"facts": facts, "history": history, "ruleset": ruleset, "club_names": club_names}
+    plain, given = tournament_results(**inputs), tournament_results(**inputs, records=handed)
+    assert exactly(given.standings.rows()) == exactly(plain.standings.rows())
+    assert given.outcomes == plain.outcomes
+    performances = [row[14] for row in plain.standings.rows() if row[14] is not None]
+    assert len(set(performances)) > 100  # not vacuous: the winners move performance ratings
 
 
 @pytest.mark.parametrize("system", ["adlg", "battle-empire"])
