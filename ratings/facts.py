@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -56,12 +55,13 @@ def facts_load(*, system: RatingSystem, since: date | None = None) -> Facts:
         tid: TournamentInfo(tid, name, start, end, country, official, worlds, rounds, override)
         for tid, name, start, end, country, official, worlds, rounds, override in rows
     }
-    games_by_tournament: dict[int, list[Game]] = defaultdict(list)
-    for row in _game_rows(system, since):
-        gid, tid, rnd, table, a, b, result, _, _, free = row
+    # A million games: the loop binds each row's fields once and appends to lists looked up in plain dicts.
+    games_by_tournament: dict[int, list[Game]] = {tid: [] for tid in info}
+    info_games = {tid: t.games for tid, t in info.items()}
+    for gid, tid, rnd, table, a, b, result, a_losses, b_losses, free in _game_rows(system, since):
         games_by_tournament[tid].append(Game(gid, rnd, table, a, b, result, free))
-        info[tid].games.append((gid, rnd, table, a, b, result, row[7], row[8], free))
-    players_by_tournament: dict[int, list[int]] = defaultdict(list)
+        info_games[tid].append((gid, rnd, table, a, b, result, a_losses, b_losses, free))
+    players_by_tournament: dict[int, list[int]] = {tid: [] for tid in info}
     for tid, player, pool, penalty, club in _rows_of(
         Registration, "r.tournament_id, r.player_id, r.pool, r.penalty, r.club_id", system, since
     ):
@@ -70,7 +70,7 @@ def facts_load(*, system: RatingSystem, since: date | None = None) -> Facts:
     tournaments = [
         Tournament(
             id=t.id, start=t.start, end=t.end, official=t.official,
-            games=games_by_tournament.get(t.id, ()), players=players_by_tournament.get(t.id, ()),
+            games=games_by_tournament[t.id], players=players_by_tournament[t.id],
         )
         for t in info.values()
     ]
