@@ -319,6 +319,7 @@ class EventExpansion:
         self._fixed = {"code": code, "end_of": end_of, "result_of": result_of, "values": values, "spare": spare}
         self._seq = first_seq
         self._starts = PlayerStarts.of(start_games, start_played)
+        self._codes = tuple(sorted(values))  # the result codes a record's result indexes
         self._done = (0, 0)  # game records, adjustments expanded so far
         self._records: list[RecordColumns] = []
 
@@ -326,9 +327,8 @@ class EventExpansion:
         """The rows of the records of `games` and `adjustments` (the engine's growing lists) not expanded yet."""
         done_games, done_adjustments = self._done
         records = record_columns(games[done_games:])
-        codes = tuple(sorted(self._fixed["values"]))
-        records = replace(records, result=result_indexes(records.game, self._fixed["result_of"], codes),
-                          result_codes=codes)
+        records = replace(records, result=result_indexes(records.game, self._fixed["result_of"], self._codes),
+                          result_codes=self._codes)
         self._records.append(records)
         columns = _event_columns(records=records, adjustments=adjustments[done_adjustments:],
                                  first_seq=self._seq, starts=self._starts, **self._fixed)
