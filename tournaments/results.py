@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import chain
 
 import numpy as np
@@ -27,7 +27,7 @@ from django.db import connection
 from players.models import SPARE_ID, Club
 from ratings.copy_binary import BinaryCopy, Column
 from ratings.engine import History, collector_paused
-from ratings.event_columns import RecordColumns, record_columns
+from ratings.event_columns import RecordColumns, record_columns, result_indexes
 from ratings.facts import Facts
 from ratings.history_writer import binary_types, other_systems, replacing, rows_insert, rows_merge
 from ratings.rulesets import Ruleset
@@ -190,10 +190,14 @@ def tournament_results_rows(
 def tournament_results(*, facts: Facts, history: History, ruleset: Ruleset, club_names: dict[int, str],
                        records: RecordColumns | None = None) -> TournamentResults:
     """The same, the standings as columns: what the replay writes. `records`: the history's game records as
-    columns, when the caller has them already."""
+    columns with their results, when the caller has them already (the history's expansion)."""
     with collector_paused():  # hundreds of thousands of small acyclic tuples
-        return _results(facts, history, ruleset, club_names,
-                        records if records is not None else record_columns(history.games))
+        if records is None or records.result is None:
+            records = records if records is not None else record_columns(history.games)
+            codes = tuple(sorted(ruleset.result_values))
+            result_of = {g[0]: g[5] for info in facts.info.values() for g in info.games}
+            records = replace(records, result=result_indexes(records.game, result_of, codes), result_codes=codes)
+        return _results(facts, history, ruleset, club_names, records)
 
 
 def _results(facts: Facts, history: History, ruleset: Ruleset, club_names: dict[int, str],
@@ -276,13 +280,13 @@ def _rated(infos: list, records: RecordColumns, entrants: Entrants, before: list
     The spare has no rated outcome."""
     n = len(records)
     index_of = {info.id: index for index, info in enumerate(infos)}
-    gid, tid, a, b = records.game, records.tournament, records.a, records.b
+    tid, a, b = records.tournament, records.a, records.b
     before_a, change_a, before_b, change_b = records.before_a, records.change_a, records.before_b, records.change_b
     distinct, inverse = np.unique(tid, return_inverse=True)
     tournament = np.array([index_of[t] for t in distinct.tolist()], dtype=np.int64)[inverse.reshape(-1)]
     rated_games = np.bincount(tournament, minlength=len(infos))
-    winner = _winners(infos, gid) if records.result is None else np.array(
-        [_SIDES[_winner(code)] for code in records.result_codes] or [0], dtype=np.int64)[records.result]
+    winner = np.array([_SIDES[_winner(code)] for code in records.result_codes] or [0],
+                      dtype=np.int64)[records.result]
     on_a, on_b = a != SPARE_ID, b != SPARE_ID
     plain = np.array([np.nan if value is None else value for value in before], dtype=np.float64)
     if not (on_a.any() or on_b.any()):
@@ -304,22 +308,6 @@ def _rated(infos: list, records: RecordColumns, entrants: Entrants, before: list
         np.float64) / count
     found, hit = sorted_lookup(group_keys, entrant_keys(entrants.tournament, entrants.player))
     return np.where(hit, last[found], plain), np.where(hit, performance[found], np.nan), rated_games
-
-
-_SIDES = {"A": 1, "B": 2, None: 0}
-
-
-def _winners(infos: list, gid: np.ndarray) -> np.ndarray:
-    """Per game of `gid`: 1 where A won, 2 where B won, 0 otherwise."""
-    of_result: dict[str, int] = {}
-    side_of = {}
-    for info in infos:
-        for g in info.games:
-            side = of_result.get(g[5])
-            if side is None:
-                side = of_result[g[5]] = _SIDES[_winner(g[5])]
-            side_of[g[0]] = side
-    return np.array([side_of[g] for g in gid.tolist()], dtype=np.int64)
 
 
 def _outcomes(infos: list, entrants: Entrants, names: list, before: list, clubs: list, club_names: dict,
@@ -372,6 +360,9 @@ def _int_or_none(value: float):
 
 def _none_if_nan(value: float):
     return None if value != value else value
+
+
+_SIDES = {"A": 1, "B": 2, None: 0}  # winner -> side code of the rated outcomes
 
 
 def _winner(result: str) -> str | None:
