@@ -38,7 +38,7 @@ _BULK_COLUMNS = (*_COLUMNS, "country_id", "club_id")
 
 @dataclass(frozen=True)
 class StoredList:
-    ratings: dict[int, tuple]  # player -> (rating, games, last rated game)
+    ratings: dict[int, tuple]  # player -> (rating, games, last rated game): PlayerStates or plain tuples
     counts: dict[int, int]  # rating -> players
     # player -> (country, club), read when the list is empty (a first replay writes it in bulk), else None
     places: dict[int, tuple] | None = None
@@ -61,11 +61,9 @@ class ListChanges:
 def list_read(system, *, current: dict[int, PlayerState] | None = None, whole: bool = True) -> StoredList:
     """What is stored; `current`: the current ratings when the replay has read them already (all of them, or
     with `whole` False only those a replay at the head of history can change), so the list is not read twice."""
-    if current is not None:
-        ratings = {player: (s.rating, s.games, s.last_played) for player, s in current.items()}
-    else:
-        ratings = {player: (s.rating, s.games, s.last_played) for player, s in current_states(system).items()}
-        whole = True
+    if current is None:
+        current, whole = current_states(system), True
+    ratings = dict(current)  # the states as they are: a PlayerState is the tuple (rating, games, last game)
     counts = dict(RatingCount.objects.filter(system=system).order_by().values_list("rating", "players"))
     return StoredList(ratings, counts, None if ratings or not whole else _places(), whole)
 
