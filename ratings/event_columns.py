@@ -21,6 +21,7 @@ import numpy as np
 
 from ratings.copy_binary import BinaryCopy, Column, pg_days
 from ratings.engine import GameRecord
+from ratings.sorted_lookup import sorted_lookup
 
 # The engine's game records (ratings.engine.GameRecord) start with ten whole numbers, then A's expected score.
 _P_A = GameRecord._fields.index("p_a")
@@ -259,10 +260,9 @@ class PlayerStarts:
 
     def lookup(self, players: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The games and last game of each of `players` (0 and 0 for a player not known)."""
-        if not len(self.player):
+        if not len(self.player):  # nothing known: no value to take even where no player is found
             return np.zeros(len(players), dtype=np.int64), np.zeros(len(players), dtype=np.int64)
-        found = np.minimum(np.searchsorted(self.player, players), len(self.player) - 1)
-        known = self.player[found] == players
+        found, known = sorted_lookup(self.player, players)
         return np.where(known, self.games[found], 0), np.where(known, self.played[found], 0)
 
     def updated(self, players: np.ndarray, games: np.ndarray, played: np.ndarray) -> PlayerStarts:

@@ -31,6 +31,7 @@ from ratings.event_columns import RecordColumns, record_columns, result_indexes
 from ratings.facts import Facts
 from ratings.history_writer import binary_types, other_systems, replacing, rows_insert, rows_merge
 from ratings.rulesets import Ruleset
+from ratings.sorted_lookup import sorted_lookup
 from tournaments.models import Standing, Tournament, TournamentOutcome
 from tournaments.scoring import charter_failures_from_rows, standings_from_rows
 from tournaments.standings_columns import (
@@ -40,7 +41,6 @@ from tournaments.standings_columns import (
     Ranked,
     entrant_keys,
     ranked_standings,
-    sorted_lookup,
 )
 
 STANDING_COLUMNS = (

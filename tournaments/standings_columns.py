@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ratings.sorted_lookup import sorted_lookup
 from tournaments.scoring import (
     _BY_LOSSES,
     _DRAWS,
@@ -151,15 +152,6 @@ def ranked_standings(*, system: str, entrants: Entrants, games: Games, pools: in
 def entrant_keys(tournament: np.ndarray, player: np.ndarray) -> np.ndarray:
     """One int64 per (tournament index, player): the key entrants are looked up by."""
     return (tournament.astype(np.int64) << 32) | player.astype(np.int64)
-
-
-def sorted_lookup(sorted_keys: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Where each of `wanted` is in `sorted_keys` (ascending), and whether it is there at all: (positions, hit),
-    a position being any valid one where there is no hit (0 when `sorted_keys` is empty)."""
-    if not len(sorted_keys):
-        return np.zeros(len(wanted), dtype=np.int64), np.zeros(len(wanted), dtype=bool)
-    found = np.minimum(np.searchsorted(sorted_keys, wanted), len(sorted_keys) - 1)
-    return found, sorted_keys[found] == wanted
 
 
 def _entrant_index(entrants: Entrants, tournament: np.ndarray, player: np.ndarray) -> np.ndarray:
