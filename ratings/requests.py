@@ -6,7 +6,9 @@ from datetime import date
 
 from django.db import transaction
 
-from ratings.models import RatingSystem, ReplayRequest
+from players.models import OpeningBalance
+from ratings.models import DerivedRowsMark, RatingSystem, ReplayRequest
+from tournaments.models import Game
 
 
 def replay_request(*, system: RatingSystem | str, since: date | None, reason: str) -> ReplayRequest:
@@ -25,3 +27,21 @@ def replay_request(*, system: RatingSystem | str, since: date | None, reason: st
 
     transaction.on_commit(enqueue, robust=True)
     return request
+
+
+def lost_rows_replay_requested() -> list[str]:
+    """Request a replay from scratch of every system whose derived rows are gone though its facts call for
+    some: what PostgreSQL's crash recovery leaves, emptying the unlogged derived tables (ratings.models). A
+    system with a request still open is left to it: a replay that finds no rows starts from scratch anyway.
+    Returns the systems requested."""
+    marked = DerivedRowsMark.objects.values_list("system_id", flat=True)
+    waiting = ReplayRequest.objects.filter(
+        status__in=[ReplayRequest.PENDING, ReplayRequest.RUNNING, ReplayRequest.FAILED]).values_list(
+        "system_id", flat=True)
+    systems = RatingSystem.objects.exclude(code__in=marked).exclude(code__in=waiting).values_list("code", flat=True)
+    lost = [code for code in systems
+            if Game.objects.filter(tournament__system_id=code).exists()
+            or OpeningBalance.objects.filter(system_id=code).exists()]
+    for code in lost:
+        replay_request(system=code, since=None, reason="derived rows missing (database crash recovery)")
+    return lost

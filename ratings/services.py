@@ -35,7 +35,7 @@ from ratings.history_writer import (
     replacing,
     rows_insert,
 )
-from ratings.models import RatingEvent, RatingSystem, ReplayLock, ReplayRequest
+from ratings.models import DerivedRowsMark, RatingEvent, RatingSystem, ReplayLock, ReplayRequest
 from ratings.release_behind import release_behind
 from ratings.write_behind import write_behind
 
@@ -190,7 +190,9 @@ def _ratings_replay(system: RatingSystem, since: date | None) -> tuple[ReplaySum
     started = time.perf_counter()
     ruleset = system.get_ruleset()
     if since is not None and not RatingEvent.objects.filter(system=system, date__lt=since).exists():
-        since = None  # nothing stored before it: a full replay is the same thing and simpler
+        # Nothing stored before it: a full replay is the same thing and simpler. So is a replay after a
+        # database crash, which empties every derived table at once (ratings.models.DerivedRowsMark).
+        since = None
     facts = facts_load(system=system, since=since)
     if since is None:
         start = StartState({}, 0, False, None, True)
@@ -248,6 +250,7 @@ def _ratings_replay(system: RatingSystem, since: date | None) -> tuple[ReplaySum
             rows = championship_rows(stored=championship, replayed=counting, placings=placings)
             writes = championship_prepare(stored=championship, rows=rows)
             behind.submit(championship_write, system=system, writes=writes)
+    DerivedRowsMark.objects.update_or_create(system=system, defaults={"replayed_at": timezone.now()})
     elapsed = time.perf_counter() - started
     summary = ReplaySummary(system.code, since, len(history.games), written.result(), elapsed)
     logger.info("replayed %s since %s: %d games, %d events in %.2fs", system.code, since, summary.games,

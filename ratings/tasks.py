@@ -9,6 +9,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from ratings.models import ReplayRequest
+from ratings.requests import lost_rows_replay_requested
 from ratings.services import ReplayBusy, replay_failed, replay_pending
 
 logger = logging.getLogger(__name__)
@@ -47,7 +48,8 @@ def enqueue_replay(system_code: str) -> None:
 
 @shared_task(acks_late=True)
 def sweep_replay_requests(older_than_seconds: int = 60) -> list[str]:
-    """Enqueue the systems whose requests have waited too long (lost message, worker killed, broker outage)."""
+    """Enqueue the systems whose requests have waited too long (lost message, worker killed, broker outage),
+    and request a replay of those whose derived rows a database crash has emptied."""
     cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
     systems = sorted(set(
         ReplayRequest.objects.filter(status__in=[ReplayRequest.PENDING, ReplayRequest.RUNNING],
@@ -55,7 +57,7 @@ def sweep_replay_requests(older_than_seconds: int = 60) -> list[str]:
     ))
     for code in systems:
         enqueue_replay(code)
-    return systems
+    return sorted(systems + lost_rows_replay_requested())
 
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=30, max_retries=5)
