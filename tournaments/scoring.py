@@ -170,23 +170,24 @@ class StandingRow:
 #            - StandingRow's fields, with rounds a tuple of (round, opponent, result, score, opponent_score,
 #            free) - RoundDetail's fields.
 
-# A tally is a list, indexed by these: [game scores, wins, draws, losses, rounds, opponents' tally keys].
+# A tally is a list, indexed by these (WINS, DRAWS and LOSSES also number the counters of the columnar
+# standings, tournaments.standings_columns): [game scores, wins, draws, losses, rounds, opponents' tally keys].
 # `games` is not kept: every scored game adds one to exactly one of wins, draws and losses.
-_SCORE, _WINS, _DRAWS, _LOSSES, _ROUNDS, _OPPONENTS = range(6)
+_SCORE, WINS, DRAWS, LOSSES, _ROUNDS, _OPPONENTS = range(6)
 _EMPTY_TALLY = (0, 0, 0, 0, (), ())
-_COUNTER = {1: _WINS, 0: _DRAWS, -1: _LOSSES}  # outcome -> its counter in a tally
+_COUNTER = {1: WINS, 0: DRAWS, -1: LOSSES}  # outcome -> its counter in a tally
 
 
 def _new_tally() -> list:
     return [0, 0, 0, 0, [], []]
 
 
-def _outcome(letter: str) -> int:
+def outcome_value(letter: str) -> int:
     """1, 0 or -1: a win, a draw or a loss, from a result letter of one player's view (see _view)."""
     return 1 if letter[0] == "W" or letter == "FW" else -1 if letter[0] == "L" or letter == "FL" else 0
 
 
-def _game_figures(system: str, result: str, a_losses: int | None, b_losses: int | None) -> tuple:
+def game_figures(system: str, result: str, a_losses: int | None, b_losses: int | None) -> tuple:
     """What a game's result and losses give: (A's score, B's score, A's letter, B's letter, A's tally
     counter, B's tally counter, whether it counts in the opponents' scores, i.e. is not a forfeit).
 
@@ -197,13 +198,14 @@ def _game_figures(system: str, result: str, a_losses: int | None, b_losses: int 
     else:
         a, b = battle_empire_scores(result)
     view_a, view_b = _view(result, "A"), _view(result, "B")
-    return a, b, view_a, view_b, _COUNTER[_outcome(view_a)], _COUNTER[_outcome(view_b)], result not in FORFEITS
+    counter_a, counter_b = _COUNTER[outcome_value(view_a)], _COUNTER[outcome_value(view_b)]
+    return a, b, view_a, view_b, counter_a, counter_b, result not in FORFEITS
 
 
-# system -> {(result, a_losses, b_losses) or, without losses in the scores, result: _game_figures(...)}.
+# system -> {(result, a_losses, b_losses) or, without losses in the scores, result: game_figures(...)}.
 # Bounded: only valid (result, losses) are stored, 6 x 102 x 102 at most for AdlG.
-_FIGURES: dict[str, dict] = {system: {} for system in SYSTEMS}
-_BY_LOSSES = {"adlg": True, "battle-empire": False}
+GAME_FIGURES: dict[str, dict] = {system: {} for system in SYSTEMS}
+SCORED_BY_LOSSES = {"adlg": True, "battle-empire": False}
 _ROUND_TABLE = itemgetter(1, 2)
 
 
@@ -253,7 +255,7 @@ def standings_from_rows(
     """`standings` on plain tuples (layouts above): the standing rows of every pool, keyed by pool name."""
     if system not in SYSTEMS:
         raise ValueError(f"unknown scoring system {system!r} (known: {', '.join(SYSTEMS)})")
-    figures, by_losses = _FIGURES[system], _BY_LOSSES[system]
+    figures, by_losses = GAME_FIGURES[system], SCORED_BY_LOSSES[system]
     ranked = [e for e in entrants if e[0] != spare and e[0] not in excluded]
     pools = {e[0]: e[1] for e in ranked}
     # Tallies are keyed by player: a ranked player plays in one pool only (checked below). The spare may
@@ -276,7 +278,7 @@ def standings_from_rows(
         try:
             fig = figures[(result, a_losses, b_losses) if by_losses else result]
         except KeyError:
-            fig = figures[(result, a_losses, b_losses) if by_losses else result] = _game_figures(
+            fig = figures[(result, a_losses, b_losses) if by_losses else result] = game_figures(
                 system, result, a_losses, b_losses
             )
         a_score, b_score, view_a, view_b, counter_a, counter_b, counted = fig
@@ -348,7 +350,7 @@ def _rank_pool(
             decided_by = "rating"
         else:
             decided_by = "id"
-        wins, draws, losses = tally[_WINS], tally[_DRAWS], tally[_LOSSES]
+        wins, draws, losses = tally[WINS], tally[DRAWS], tally[LOSSES]
         standing.append((position + 1, e[0], score, row[8], penalty[e[0]], wins, draws, losses,
                          wins + draws + losses, tuple(tally[_ROUNDS]), decided_by))
         above = row
@@ -361,7 +363,7 @@ def _head_to_head(row: tuple, other: tuple) -> int:
 
     Computed only for a tie of exactly two, from the cross-table: rarer than keeping it for every game."""
     opponent = other[3]
-    return sum(_outcome(r[2]) for r in row[6][_ROUNDS] if r[1] == opponent and not r[5])
+    return sum(outcome_value(r[2]) for r in row[6][_ROUNDS] if r[1] == opponent and not r[5])
 
 
 # --- tournament figures -------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ gives one tournament at a time, for every tournament of a replay (RULES.md §6).
 Why: a full replay ranks twenty thousand tournaments, half a million ranked players and a million games;
 per game and per player in Python that was the largest part of the replay's own work. Here the tallies are
 sums over the games' columns and the ranking one sort. The rules stay stated in tournaments.scoring: each
-game's figures come from its `_game_figures`, a tournament with a game the rules refuse is handed to
+game's figures come from its `game_figures`, a tournament with a game the rules refuse is handed to
 `standings_from_rows` (which says why), and the few ties of exactly two players go through the same
 head-to-head. The tests hold the rows to a plain reference, value for value (tests/ratings/
 test_results_equivalence.py).
@@ -22,14 +22,14 @@ import numpy as np
 
 from ratings.sorted_lookup import sorted_lookup
 from tournaments.scoring import (
-    _BY_LOSSES,
-    _DRAWS,
-    _FIGURES,
-    _LOSSES,
-    _WINS,
+    DRAWS,
+    GAME_FIGURES,
+    LOSSES,
     PENALTY_SYSTEMS,
-    _game_figures,
-    _outcome,
+    SCORED_BY_LOSSES,
+    WINS,
+    game_figures,
+    outcome_value,
 )
 
 DECIDED_BY = ("", "score", "opponents", "head_to_head", "rating", "id")  # codes of `Ranked.decided_by`
@@ -110,7 +110,7 @@ def ranked_standings(*, system: str, entrants: Entrants, games: Games, pools: in
     a_score, b_score, counter_a, counter_b, counted = (column[scored] for column in figures)
     score = np.bincount(ka, a_score, keys) + np.bincount(kb, b_score, keys)
     tallies = {counter: np.bincount(ka[counter_a == counter], minlength=keys)
-               + np.bincount(kb[counter_b == counter], minlength=keys) for counter in (_WINS, _DRAWS, _LOSSES)}
+               + np.bincount(kb[counter_b == counter], minlength=keys) for counter in (WINS, DRAWS, LOSSES)}
     penalty = np.zeros(keys, dtype=np.int64)
     if system in PENALTY_SYSTEMS:
         penalty[:e] = entrants.penalty
@@ -145,7 +145,7 @@ def ranked_standings(*, system: str, entrants: Entrants, games: Games, pools: in
     decided_by = np.empty(e, dtype=np.int64)
     decided_by[order] = decided
     return Ranked(order=order, rank=rank, score=final, opponents_score=opponents, penalty=penalty[:e],
-                  wins=tallies[_WINS][:e], draws=tallies[_DRAWS][:e], losses=tallies[_LOSSES][:e],
+                  wins=tallies[WINS][:e], draws=tallies[DRAWS][:e], losses=tallies[LOSSES][:e],
                   decided_by=decided_by, pool_a=pool_a, pool_b=pool_b)
 
 
@@ -166,7 +166,7 @@ def _figures(system: str, results: Sequence[tuple], wanted: np.ndarray) -> tuple
     """Per game: A's score, B's score, A's and B's tally counters, whether it counts in the opponents' scores.
     Worked out once per distinct result (scoring's own cache): a federation has a few thousand. Only the
     `wanted` games are checked, as the rules check only the games they score."""
-    cache, by_losses = _FIGURES[system], _BY_LOSSES[system]
+    cache, by_losses = GAME_FIGURES[system], SCORED_BY_LOSSES[system]
     keys = results if by_losses else [r[0] for r in results]
     # Distinct keys in order of first appearance, then each game's: dict.fromkeys and map stay in C.
     distinct = {key: code for code, key in enumerate(dict.fromkeys(keys))}
@@ -178,7 +178,7 @@ def _figures(system: str, results: Sequence[tuple], wanted: np.ndarray) -> tuple
             continue
         fig = cache.get(key)
         if fig is None:
-            fig = cache[key] = _game_figures(system, *key) if by_losses else _game_figures(system, key, None, None)
+            fig = cache[key] = game_figures(system, *key) if by_losses else game_figures(system, key, None, None)
         table[code] = (fig[0], fig[1], fig[4], fig[5], fig[6])
     rows = table[codes]
     return rows[:, 0], rows[:, 1], rows[:, 2].astype(np.int64), rows[:, 3].astype(np.int64), rows[:, 4] > 0
@@ -194,7 +194,7 @@ def _head_to_head_of_pairs(pairs: np.ndarray, order: np.ndarray, entrants: Entra
     tournament = entrants.tournament[order[pairs]]
     wanted = set(zip(tournament.tolist(), upper.tolist(), lower.tolist(), strict=True))
     wanted |= {(t, q, p) for t, p, q in wanted}
-    outcome_a = {code: _outcome(letter) for code, letter in ((_WINS, "W"), (_DRAWS, "D"), (_LOSSES, "L"))}
+    outcome_a = {code: outcome_value(letter) for code, letter in ((WINS, "W"), (DRAWS, "D"), (LOSSES, "L"))}
     met: dict[tuple, int] = {}
     counter_a, counter_b = figures[2], figures[3]
     candidates = np.flatnonzero(tallied & np.isin(games.tournament, tournament))
