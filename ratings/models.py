@@ -10,8 +10,6 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from ratings.indexes import BlockRangeIndex
-
 
 def validate_ruleset(code: str) -> None:
     from django.core.exceptions import ValidationError
@@ -110,14 +108,14 @@ class RatingEvent(models.Model):
         ordering = ["system", "player", "seq"]
         verbose_name = _("rating event")
         verbose_name_plural = _("rating events")
-        # The system comes last: PostgreSQL sorts on a leading integer key several times faster than on a
-        # leading text one, and the system, checked inside the index, still narrows a player's history.
+        # The system comes last in both: PostgreSQL sorts on a leading integer or date key several times faster
+        # than on a leading text one (a full replay builds both over two million rows: 2 s instead of 5.3 s
+        # here), and the system, checked inside the index, still narrows every read of them.
         indexes = [
             models.Index(fields=["player", "seq", "system"], name="event_player_history"),
-            # Dates and sequence numbers grow together with the table's order: block ranges find the replay's
-            # cut (a tail of the history) and a tournament's events (by its end date; no index on the
-            # tournament). The last event's number is kept on the system's DerivedRowsMark instead.
-            BlockRangeIndex(fields=["date", "seq"], name="event_date_blocks"),
+            # Dates and sequence numbers grow together: one index serves the replay's cut and its last event.
+            models.Index(fields=["date", "seq", "system"], name="event_system_date"),
+            # No index on the tournament: its page finds its events by (system, its end date) above.
         ]
 
     def __str__(self) -> str:
@@ -196,9 +194,6 @@ class DerivedRowsMark(models.Model):
     system = models.OneToOneField(RatingSystem, on_delete=models.CASCADE, primary_key=True, db_constraint=False,
                                   related_name="+")
     replayed_at = models.DateTimeField(_("replayed at"))
-    # The system's events are numbered 1..last_seq in history order (a replay from a date numbers its events
-    # on from the last one before it): the head of history without an ordered index over two million rows.
-    last_seq = models.BigIntegerField(_("last event's number"), default=0)
 
     class Meta:
         verbose_name = _("derived rows mark")

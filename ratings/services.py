@@ -18,7 +18,6 @@ from datetime import date, timedelta
 from typing import NamedTuple
 
 from django.db import connection, transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from players.models import SPARE_ID
@@ -61,13 +60,9 @@ class ReplaySummary:
         return self.games / self.seconds if self.seconds else 0.0
 
 
-def _last_seq(system: RatingSystem) -> int:
-    """The number of the system's last event, kept on its mark (the history has no ordered index by date).
-    Without a mark (stored history but no mark: a partial restore), counted from the history itself."""
-    last = DerivedRowsMark.objects.filter(system=system).values_list("last_seq", flat=True).first()
-    if last is None:
-        last = RatingEvent.objects.filter(system=system).aggregate(last=Max("seq"))["last"] or 0
-    return last
+def _last_event(system: RatingSystem) -> tuple[date | None, int]:
+    last = RatingEvent.objects.filter(system=system).order_by("-date", "-seq").values_list("date", "seq").first()
+    return (last[0], last[1]) if last else (None, 0)
 
 
 class StartState(NamedTuple):
@@ -84,15 +79,15 @@ def read_start_state(system: RatingSystem, since: date, *,
     """Each player's state from the stored history before `since`. `players`, asked only when the replay is at
     the head of history: the players whose states are read then (with those of listed players without a rated
     game), or None for all."""
-    if not RatingEvent.objects.filter(system=system, date__gte=since).exists():
+    last_date, last_seq = _last_event(system)
+    if last_date is not None and last_date < since:
         # A tournament at the head of history (the usual case): the current ratings are that state.
         named = players() if players is not None else None
         current = current_states(system, named)
-        return StartState(current, _last_seq(system), True, current, named is None)
+        return StartState(current, last_seq, True, current, named is None)
     current = current_states(system)
-    state, first_replaced = _start_state_from_cut(system, since, current)
-    # Events are numbered in history order without gaps: the last one kept is just before the first replaced.
-    return StartState(state, first_replaced - 1, False, current, True)
+    return StartState(_start_state_from_cut(system, since, current), _last_seq_before(system, since), False,
+                      current, True)
 
 
 def head_players(facts: Facts, since: date) -> frozenset[int] | None:
@@ -120,26 +115,31 @@ def _adjusts_from(facts: Facts, since: date) -> bool:
     return any(date(year, 12, 31) >= since for year in facts.closed_years)
 
 
+def _last_seq_before(system: RatingSystem, since: date) -> int:
+    last = (RatingEvent.objects.filter(system=system, date__lt=since).order_by("-date", "-seq")
+            .values_list("seq", flat=True).first())
+    return last or 0
+
+
 def _start_state_from_cut(system: RatingSystem, since: date, current: dict[int, PlayerState]
-                          ) -> tuple[dict[int, PlayerState], int]:
+                          ) -> dict[int, PlayerState]:
     """The state at `since` without reading the history before it: a player with an event on or after `since`
     starts from that first event's own record of the state before it (rating, games, last rated game); any
     other player is still where the `current` ratings say. One pass over the events being replaced, which the
-    replay rewrites anyway: an old correction no longer probes the history player by player. With it, the
-    number of the first event replaced."""
+    replay rewrites anyway: an old correction no longer probes the history player by player."""
     table = RatingEvent._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
-            f"""SELECT player_id, rating_before, games_before, last_played_before, seq FROM (
-                    SELECT player_id, rating_before, games_before, last_played_before, seq,
+            f"""SELECT player_id, rating_before, games_before, last_played_before FROM (
+                    SELECT player_id, rating_before, games_before, last_played_before,
                            ROW_NUMBER() OVER (PARTITION BY player_id ORDER BY seq) AS n
                     FROM {table} WHERE system_id = %s AND date >= %s) AS cut
                 WHERE n = 1""",  # noqa: S608 - table name from the model, values bound
             [system.code, since])
         first = cursor.fetchall()
     state = dict(current)
-    state.update((player, PlayerState(rating, games, _as_date(last))) for player, rating, games, last, _ in first)
-    return state, min(row[4] for row in first)
+    state.update((player, PlayerState(rating, games, _as_date(last))) for player, rating, games, last in first)
+    return state
 
 
 def _as_date(value) -> date | None:
@@ -250,8 +250,7 @@ def _ratings_replay(system: RatingSystem, since: date | None) -> tuple[ReplaySum
             rows = championship_rows(stored=championship, replayed=counting, placings=placings)
             writes = championship_prepare(stored=championship, rows=rows)
             behind.submit(championship_write, system=system, writes=writes)
-    DerivedRowsMark.objects.update_or_create(system=system, defaults={
-        "replayed_at": timezone.now(), "last_seq": last_seq + written.result()})
+    DerivedRowsMark.objects.update_or_create(system=system, defaults={"replayed_at": timezone.now()})
     elapsed = time.perf_counter() - started
     summary = ReplaySummary(system.code, since, len(history.games), written.result(), elapsed)
     logger.info("replayed %s since %s: %d games, %d events in %.2fs", system.code, since, summary.games,

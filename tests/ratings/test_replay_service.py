@@ -154,7 +154,7 @@ def test_a_full_replay_on_postgresql_leaves_the_indexes_and_constraints_as_they_
 
     before, stored = schema(), derived_state()
     names = {row[1] for row in before}
-    assert {"event_player_history", "event_date_blocks", f"{tables[0]}_pkey", "one_standing_per_player",
+    assert {"event_player_history", "event_system_date", f"{tables[0]}_pkey", "one_standing_per_player",
             "one_result_per_tournament", "one_total_per_year"} <= names
     # Emptied, the derived tables take the bulk path of a first replay: the one that suspends their indexes.
     for model in (RatingEvent, Standing, ChampionshipResult, ChampionshipTotal, PlayerRating):
@@ -320,33 +320,3 @@ def test_a_replay_that_changes_no_fact_writes_no_championship_row(monkeypatch):
     assert len(written) == 1 and not written[0].bulk
     assert written[0].results == ([], [], []) and written[0].totals == ([], [], [])
     assert derived_state() == stored
-
-
-def test_the_mark_keeps_the_last_event_number_through_appends_corrections_and_a_withdrawn_head():
-    from django.db.models import Max
-
-    from players.governance import tournament_results_withdraw
-    from ratings.models import DerivedRowsMark
-
-    def last_seq() -> int:
-        return DerivedRowsMark.objects.get(system_id="adlg").last_seq
-
-    def numbered_without_gaps() -> bool:
-        events = RatingEvent.objects.filter(system_id="adlg")
-        return events.aggregate(last=Max("seq"))["last"] == events.count() == last_seq()
-
-    roster()
-    early = imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
-    ids = early.new_players
-    imported(sheet(name="Autumn Open", start=date(2024, 10, 5), new_players=ids))  # at the head
-    assert numbered_without_gaps()
-    imported(sheet(name="Summer Cup", start=date(2024, 7, 6), two_pools=True))  # between the two
-    assert numbered_without_gaps()
-    head = imported(sheet(name="Winter Open", start=date(2024, 12, 7), new_players=ids))
-    before_head = last_seq() - RatingEvent.objects.filter(tournament_id=head.tournament_id).count()
-    tournament_results_withdraw(tournament=Tournament.objects.get(pk=head.tournament_id), reason="test",
-                                user=None)
-    # Its replay writes no event from its date on: the history ends where it ended before that tournament.
-    assert last_seq() == before_head and numbered_without_gaps()
-    _scratch_equals_stored()
-    assert numbered_without_gaps()
