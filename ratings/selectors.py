@@ -66,8 +66,8 @@ def filter_choices(language: str) -> dict[str, list[tuple]]:
     """The countries and clubs the rating list offers as filters, (value, label) in the page's language.
 
     Read on every page of the list, changed a few times a season: cached, and forgotten whenever a player or
-    a club is saved or deleted (ratings.apps). A bulk update, which sends no signal, shows within
-    FILTER_CHOICES_SECONDS."""
+    a club is saved or deleted (ratings.apps), and by a sheet import once it commits (its players are written
+    in bulk, which sends no signal). Any other bulk update shows within FILTER_CHOICES_SECONDS."""
     key = _filter_choices_key(language)
     choices = cache.get(key)
     if choices is None:

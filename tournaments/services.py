@@ -22,6 +22,7 @@ from players.models import SPARE_ID, IdAllocator, Player, RetiredId
 from players.services import club_for_name, player_ids_allocate
 from ratings.models import RatingSystem
 from ratings.requests import replay_request
+from ratings.selectors import filter_choices_forget
 from tournaments.models import Game, Registration, Sheet, Tournament
 from tournaments.sheet import (
     KnownPlayer,
@@ -236,7 +237,10 @@ def _write_tournament(parsed: ParsedSheet, *, user) -> tuple[Tournament, dict[st
              result=g.result, a_losses=g.a_losses, b_losses=g.b_losses, free=g.free, row=g.row)
         for g in parsed.games
     ])
-    _fill_missing_player_details(parsed, ids, clubs)
+    filled = _fill_missing_player_details(parsed, ids, clubs)
+    if new_players or filled:
+        # Bulk writes send no signal: the rating list's country and club filters are forgotten here instead.
+        transaction.on_commit(filter_choices_forget)
     return tournament, new_players, since
 
 
@@ -251,11 +255,12 @@ def _create_new_players(parsed: ParsedSheet, clubs: dict) -> dict[str, int]:
     return {p.key: pid for pid, p in zip(given, tagged, strict=True)}
 
 
-def _fill_missing_player_details(parsed: ParsedSheet, ids: dict[str, int], clubs: dict) -> None:
-    """A known player whose record has no club or country takes the sheet's: the board's data stands."""
+def _fill_missing_player_details(parsed: ParsedSheet, ids: dict[str, int], clubs: dict) -> int:
+    """A known player whose record has no club or country takes the sheet's: the board's data stands.
+    Returns how many players changed."""
     known = [p for p in parsed.players if p.player_id is not None and p.player_id != SPARE_ID]
     if not known:
-        return
+        return 0
     incomplete = Player.objects.filter(Q(club__isnull=True) | Q(country__isnull=True),
                                        id__in=[p.player_id for p in known])
     by_id = {p.player_id: p for p in known}
@@ -267,4 +272,4 @@ def _fill_missing_player_details(parsed: ParsedSheet, ids: dict[str, int], clubs
         if player.country_id is None and row.country:
             player.country_id = row.country
         changed.append(player)
-    Player.objects.bulk_update(changed, ["club", "country"])
+    return Player.objects.bulk_update(changed, ["club", "country"])

@@ -278,3 +278,19 @@ def test_the_rating_row_follows_its_players_country_and_club_whatever_changes_th
     assert copy() == ("IT", aigles.pk)  # a bulk update (sheet imports)
     aigles.delete()
     assert copy() == ("IT", None)  # the club deleted: its players have none
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_country_new_to_the_list_through_a_sheet_is_offered_as_a_filter_at_once():
+    from ratings.selectors import filter_choices
+    from tests.ratings.helpers import imported, roster
+    from tests.sheets.builders import SheetBuilder
+
+    roster()
+    assert "BE" not in dict(filter_choices("en")["country"])  # cached from here on
+    builder = SheetBuilder.valid()
+    for row in builder.players:
+        if row[0] == "N2":
+            row[3] = None  # a Belgian newcomer without a club: the sheet creates no club, only the player
+    imported(builder.build())
+    assert "BE" in dict(filter_choices("en")["country"])
