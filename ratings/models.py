@@ -187,8 +187,9 @@ class DerivedRowsMark(models.Model):
 
     On PostgreSQL the derived tables, this one included, are UNLOGGED (migration ratings/0011): they are
     rebuilt from the facts at will, so they skip the write-ahead log (a full replay at a million games wrote
-    625 MB of it). The price is that crash recovery empties them; it empties this mark with them. A replay
-    that finds no mark starts from scratch, and the periodic sweep requests one (ratings.tasks).
+    625 MB of it). The price is that crash recovery empties them; it empties this mark with them. The
+    periodic sweep then requests a replay from scratch of the system (ratings.requests), and a replay from a
+    date that finds no history stored before it runs from scratch anyway (ratings.services).
     """
 
     system = models.OneToOneField(RatingSystem, on_delete=models.CASCADE, primary_key=True, db_constraint=False,
