@@ -215,6 +215,8 @@ class ReplayRequest(models.Model):
     DONE = "done"
     FAILED = "failed"
     STATUS_CHOICES = [(PENDING, _("pending")), (RUNNING, _("running")), (DONE, _("done")), (FAILED, _("failed"))]
+    # Not done yet: a failed request stays open, its facts are stored, so the next run must still cover them.
+    OPEN = (PENDING, RUNNING, FAILED)
 
     system = models.ForeignKey(RatingSystem, on_delete=models.CASCADE, related_name="replay_requests")
     since = models.DateField(_("replay from"), null=True, blank=True, help_text=_("blank: from scratch"))

@@ -35,9 +35,7 @@ def lost_rows_replay_requested() -> list[str]:
     system with a request still open is left to it: a replay that finds no rows starts from scratch anyway.
     Returns the systems requested."""
     marked = DerivedRowsMark.objects.values_list("system_id", flat=True)
-    waiting = ReplayRequest.objects.filter(
-        status__in=[ReplayRequest.PENDING, ReplayRequest.RUNNING, ReplayRequest.FAILED]).values_list(
-        "system_id", flat=True)
+    waiting = ReplayRequest.objects.filter(status__in=ReplayRequest.OPEN).values_list("system_id", flat=True)
     systems = RatingSystem.objects.exclude(code__in=marked).exclude(code__in=waiting).values_list("code", flat=True)
     lost = [code for code in systems
             if Game.objects.filter(tournament__system_id=code).exists()

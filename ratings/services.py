@@ -316,7 +316,6 @@ def replay_pending(*, system_code: str) -> list[ReplaySummary]:
     and the running one sees the new request when it loops — requests that pile up coalesce into one run.
     """
     summaries = []
-    open_statuses = [ReplayRequest.PENDING, ReplayRequest.RUNNING, ReplayRequest.FAILED]
     while True:
         # Visible at once on the upload's status page; the lock below decides who actually runs.
         ReplayRequest.objects.filter(system_id=system_code, status=ReplayRequest.PENDING).update(
@@ -328,9 +327,8 @@ def replay_pending(*, system_code: str) -> list[ReplaySummary]:
                     ReplayLock.objects.get_or_create(system_id=system_code)
                     continue
                 raise ReplayBusy(system_code)
-            # A failed request stays open: its facts are stored, so the next run must still cover them.
             pending = list(
-                ReplayRequest.objects.filter(system_id=system_code, status__in=open_statuses)
+                ReplayRequest.objects.filter(system_id=system_code, status__in=ReplayRequest.OPEN)
                 .values_list("id", "since")
             )
             if not pending:
@@ -374,7 +372,7 @@ def replay_from_scratch(*, system: RatingSystem) -> ReplaySummary:
         ReplayLock.objects.select_for_update().get(system=system)
         # Only the requests seen before the facts are read are settled by this run; later ones stay pending.
         settled = list(ReplayRequest.objects.filter(
-            system=system, status__in=[ReplayRequest.PENDING, ReplayRequest.RUNNING, ReplayRequest.FAILED],
+            system=system, status__in=ReplayRequest.OPEN,
         ).values_list("id", flat=True))
         summary = ratings_replay(system=system, since=None)
         ReplayRequest.objects.filter(id__in=settled).update(
