@@ -27,7 +27,6 @@ import os
 import sys
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "adlg_site.settings.test")
@@ -40,7 +39,7 @@ if not apps.ready:  # run as a script (the tests import it with Django already s
 
 from bench.synthetic import make_federation  # noqa: E402
 from ratings.engine import SPARE_ID, Game, Tournament, replay  # noqa: E402
-from ratings.facts import TournamentInfo  # noqa: E402
+from ratings.facts import Facts, TournamentInfo  # noqa: E402
 from ratings.rulesets import get_ruleset  # noqa: E402
 
 RULESETS = {"adlg": "adlg-2018", "battle-empire": "battle-empire"}
@@ -94,8 +93,9 @@ def federation_inputs(*, players: int, games: int, seed: int = 1, system: str = 
                                     max(g.round for g in game_list), override, registrations, rows)
         tournaments.append(Tournament(t.id, t.start, t.end, t.official, game_list, [p for p, _ in entrants]))
     history = replay(ruleset, tournaments=tournaments, openings=federation.openings, excluded=excluded)
-    # Only what the standings read of `ratings.facts.Facts`: the tournaments' facts and the excluded players.
-    facts = SimpleNamespace(info=info, excluded=excluded)
+    # The standings read the tournaments' facts and the excluded players; no rating system row is needed.
+    facts = Facts(system=None, tournaments=tournaments, info=info, openings=list(federation.openings),
+                  closed_years=[], excluded=excluded)
     club_names = {c: f"Club {c}" for c in range(CLUBS)}
     return facts, history, ruleset, club_names
 
@@ -125,9 +125,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
-    from dataclasses import replace
-
-    from ratings.event_columns import record_columns, result_indexes
+    from ratings.event_columns import record_columns
     from tournaments.results import tournament_results
 
     players = args.players or max(100, args.games // 10)
@@ -136,10 +134,7 @@ def main() -> None:
     games = sum(len(info.games) for info in facts.info.values())
     inputs = {"facts": facts, "history": history, "ruleset": ruleset, "club_names": club_names}
     # As the expansion hands them over: each game's result already looked up.
-    records = record_columns(history.games)
-    codes = tuple(sorted(ruleset.result_values))
-    result_of = {g[0]: g[5] for info in facts.info.values() for g in info.games}
-    records = replace(records, result=result_indexes(records.game, result_of, codes), result_codes=codes)
+    records = record_columns(history.games).with_results(facts.result_of(), tuple(sorted(ruleset.result_values)))
     seconds, results = _timed(lambda: tournament_results(**inputs, records=records), args.repeat)
     rows = (results.standings.rows(), results.outcomes)
     result = {

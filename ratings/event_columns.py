@@ -131,6 +131,11 @@ class RecordColumns:
     def __len__(self) -> int:
         return len(self.game)
 
+    def with_results(self, result_of: Mapping[int, str], codes: tuple[str, ...]) -> RecordColumns:
+        """These records with each game's result looked up (`result_of`: game -> result code) as an index into
+        `codes`."""
+        return replace(self, result=result_indexes(self.game, result_of, codes), result_codes=codes)
+
     @classmethod
     def joined(cls, parts: list[RecordColumns]) -> RecordColumns:
         names = list(cls.__dataclass_fields__)[:_P_A + 1]
@@ -326,9 +331,7 @@ class EventExpansion:
     def next(self, games: list[tuple], adjustments: list[tuple]) -> EventColumns:
         """The rows of the records of `games` and `adjustments` (the engine's growing lists) not expanded yet."""
         done_games, done_adjustments = self._done
-        records = record_columns(games[done_games:])
-        records = replace(records, result=result_indexes(records.game, self._fixed["result_of"], self._codes),
-                          result_codes=self._codes)
+        records = record_columns(games[done_games:]).with_results(self._fixed["result_of"], self._codes)
         self._records.append(records)
         columns = _event_columns(records=records, adjustments=adjustments[done_adjustments:],
                                  first_seq=self._seq, starts=self._starts, **self._fixed)

@@ -42,6 +42,10 @@ class Facts:
     closed_years: list[int]
     excluded: frozenset[int]
 
+    def result_of(self) -> dict[int, str]:
+        """Each game's result code, by game."""
+        return {g[0]: g[5] for t in self.info.values() for g in t.games}
+
 
 def facts_load(*, system: RatingSystem, since: date | None = None) -> Facts:
     """Every fact the replay of `system` needs; with `since`, only the tournaments ending on or after it."""

@@ -153,7 +153,7 @@ def _event_expansion(system: RatingSystem, facts: Facts, *, first_seq: int, star
     """The engine's records expanded to one event row per player per game (and per adjustment), in order."""
     return EventExpansion(
         code=system.code, end_of={tid: t.end for tid, t in facts.info.items()},
-        result_of={g[0]: g[5] for t in facts.info.values() for g in t.games},
+        result_of=facts.result_of(),
         values=system.get_ruleset().result_values, first_seq=first_seq, start_games=start_games,
         start_played=start_played, spare=SPARE_ID)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import chain
 
 import numpy as np
@@ -27,7 +27,7 @@ from django.db import connection
 from players.models import SPARE_ID, Club
 from ratings.copy_binary import BinaryCopy, Column
 from ratings.engine import History, collector_paused
-from ratings.event_columns import RecordColumns, record_columns, result_indexes
+from ratings.event_columns import RecordColumns, record_columns
 from ratings.facts import Facts
 from ratings.history_writer import binary_types, other_systems, replacing, rows_insert, rows_merge
 from ratings.rulesets import Ruleset
@@ -194,9 +194,7 @@ def tournament_results(*, facts: Facts, history: History, ruleset: Ruleset, club
     with collector_paused():  # hundreds of thousands of small acyclic tuples
         if records is None or records.result is None:
             records = records if records is not None else record_columns(history.games)
-            codes = tuple(sorted(ruleset.result_values))
-            result_of = {g[0]: g[5] for info in facts.info.values() for g in info.games}
-            records = replace(records, result=result_indexes(records.game, result_of, codes), result_codes=codes)
+            records = records.with_results(facts.result_of(), tuple(sorted(ruleset.result_values)))
         return _results(facts, history, ruleset, club_names, records)
 
 

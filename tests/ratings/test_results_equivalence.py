@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from dataclasses import replace
 from datetime import date, timedelta
-from types import SimpleNamespace
 
 import pytest
 from django.db import connection
@@ -24,8 +22,8 @@ from players.models import SPARE_ID, Player
 from ratings.copy_binary import BinaryCopy, column_of
 from ratings.engine import Game, replay
 from ratings.engine import Tournament as EngineTournament
-from ratings.event_columns import record_columns, result_indexes
-from ratings.facts import TournamentInfo, facts_load
+from ratings.event_columns import record_columns
+from ratings.facts import Facts, TournamentInfo, facts_load
 from ratings.history_writer import binary_types, rows_insert
 from ratings.models import RatingSystem
 from ratings.rulesets import get_ruleset
@@ -43,6 +41,11 @@ from tournaments.results import (
     tournament_results_rows,
 )
 from tournaments.scoring import CharterEntrant, Entrant, ScoredGame
+
+
+def _standings_facts(info: dict, excluded: frozenset) -> Facts:
+    """What the standings read of the facts: the tournaments' facts and the excluded players."""
+    return Facts(system=None, tournaments=[], info=info, openings=[], closed_years=[], excluded=excluded)
 
 
 def _json(value) -> str:
@@ -146,10 +149,7 @@ def test_the_rows_are_the_same_from_the_records_the_expansion_hands_over(system)
     # The replay hands over the records' columns with each game's result already looked up (the history's
     # expansion): the winners of the performance ratings come from them instead of from the facts.
     facts, history, ruleset, club_names = federation_inputs(players=2_000, games=20_000, seed=5, system=system)
-    codes = tuple(sorted(ruleset.result_values))
-    result_of = {g[0]: g[5] for info in facts.info.values() for g in info.games}
-    records = record_columns(history.games)
-    handed = replace(records, result=result_indexes(records.game, result_of, codes), result_codes=codes)
+    handed = record_columns(history.games).with_results(facts.result_of(), tuple(sorted(ruleset.result_values)))
     inputs = {"facts": facts, "history": history, "ruleset": ruleset, "club_names": club_names}
     plain, given = tournament_results(**inputs), tournament_results(**inputs, records=handed)
     assert exactly(given.standings.rows()) == exactly(plain.standings.rows())
@@ -218,7 +218,7 @@ def test_small_tournaments_reaching_every_corner_equal_the_reference():
                                             [r[0] for r in registrations]))
         day += timedelta(days=7)
     excluded = frozenset({7})
-    facts = SimpleNamespace(info=info, excluded=excluded)
+    facts = _standings_facts(info, excluded)
     history = replay(ruleset, tournaments=tournaments, excluded=excluded)
     got = tournament_results_rows(facts=facts, history=history, ruleset=ruleset, club_names={1: "Alpha"})
     expected = reference_rows(facts=facts, history=history, ruleset=ruleset, club_names={1: "Alpha"})
@@ -229,7 +229,7 @@ def test_small_tournaments_reaching_every_corner_equal_the_reference():
 
 def test_no_tournament_gives_no_row():
     history = replay(get_ruleset("adlg-2018"), tournaments=[])
-    facts = SimpleNamespace(info={}, excluded=frozenset())
+    facts = _standings_facts({}, frozenset())
     assert tournament_results_rows(facts=facts, history=history, ruleset=get_ruleset("adlg-2018"),
                                    club_names={}) == ([], [])
 
@@ -240,7 +240,7 @@ def test_a_game_of_two_pools_is_refused_with_the_scoring_rules_message():
     games = [(1, 1, 1, 1, 3, "A", 10, 60, False), (2, 1, 2, 2, 4, "A", 10, 60, False),
              (3, 2, 1, 1, 2, "B", 50, 20, False)]
     info = {1: TournamentInfo(1, "T", day, day, "FR", True, False, 3, None, registrations, games)}
-    facts = SimpleNamespace(info=info, excluded=frozenset())
+    facts = _standings_facts(info, frozenset())
     ruleset = get_ruleset("adlg-2018")
     history = replay(ruleset, tournaments=[EngineTournament(1, day, day, True, [
         Game(g[0], *g[1:6], g[8]) for g in games], [r[0] for r in registrations])])
