@@ -39,7 +39,7 @@ if not apps.ready:  # run as a script (the tests import it with Django already s
 
 from bench.synthetic import make_federation  # noqa: E402
 from ratings.engine import SPARE_ID, Game, Tournament, replay  # noqa: E402
-from ratings.facts import Facts, TournamentInfo  # noqa: E402
+from ratings.facts import TournamentInfo, facts_of  # noqa: E402
 from ratings.rulesets import get_ruleset  # noqa: E402
 
 RULESETS = {"adlg": "adlg-2018", "battle-empire": "battle-empire"}
@@ -61,7 +61,7 @@ def federation_inputs(*, players: int, games: int, seed: int = 1, system: str = 
     ruleset = get_ruleset(RULESETS[system])
     excluded = frozenset(p for p in federation.players if p % 997 == 3)
     source = federation.tournaments
-    tournaments, info = [], {}
+    tournaments, info, game_rows, registration_rows = [], {}, [], []
     i = 0
     while i < len(source):
         t = source[i]
@@ -80,22 +80,22 @@ def federation_inputs(*, players: int, games: int, seed: int = 1, system: str = 
         if t.id % 13 == 0:
             entrants.append((2 * RENUMBER + t.id, entrants[0][1]))  # registered, never played
         one_club = t.id % 11 == 0
-        registrations = [
-            (p, pool, (20, 50, 100)[(p + t.id) % 3] if (p + t.id) % 29 == 0 else 0,
+        registration_rows += [
+            (t.id, p, pool, (20, 50, 100)[(p + t.id) % 3] if (p + t.id) % 29 == 0 else 0,
              1 if one_club else (None if p % 5 == 0 else p % CLUBS))
             for p, pool in entrants
         ]
         coarse = t.id % 4 == 0
-        rows = [(g.id, g.round, g.table, g.a, g.b, g.result, *_losses(g.id, g.result, coarse), g.free)
-                for g in game_list]
+        game_rows += [(t.id, g.id, g.round, g.table, g.a, g.b, g.result, *_losses(g.id, g.result, coarse), g.free)
+                      for g in game_list]
         override = (None, None, None, None, True, False)[t.id % 6]
         info[t.id] = TournamentInfo(t.id, f"T{t.id}", t.start, t.end, "FR", t.official, False,
-                                    max(g.round for g in game_list), override, registrations, rows)
+                                    max(g.round for g in game_list), override)
         tournaments.append(Tournament(t.id, t.start, t.end, t.official, game_list, [p for p, _ in entrants]))
     history = replay(ruleset, tournaments=tournaments, openings=federation.openings, excluded=excluded)
     # The standings read the tournaments' facts and the excluded players; no rating system row is needed.
-    facts = Facts(system=None, tournaments=tournaments, info=info, openings=list(federation.openings),
-                  closed_years=[], excluded=excluded)
+    facts = facts_of(info=info, games=game_rows, registrations=registration_rows, tournaments=tournaments,
+                     openings=federation.openings, excluded=excluded)
     club_names = {c: f"Club {c}" for c in range(CLUBS)}
     return facts, history, ruleset, club_names
 
@@ -131,7 +131,7 @@ def main() -> None:
     players = args.players or max(100, args.games // 10)
     facts, history, ruleset, club_names = federation_inputs(players=players, games=args.games, seed=args.seed,
                                                             system=args.system)
-    games = sum(len(info.games) for info in facts.info.values())
+    games = len(facts.games)
     inputs = {"facts": facts, "history": history, "ruleset": ruleset, "club_names": club_names}
     # As the expansion hands them over: each game's result already looked up.
     records = record_columns(history.games).with_results(facts.result_of(), tuple(sorted(ruleset.result_values)))

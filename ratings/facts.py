@@ -1,10 +1,17 @@
-"""Read the stored facts of one rating system into the engine's plain values, in a handful of bulk queries."""
+"""Read the stored facts of one rating system into the engine's plain values, in a handful of bulk queries.
+
+The games and registrations are also kept as columns (GameColumns, RegistrationColumns), tournament by
+tournament: the standings and the history's expansion read them as numpy arrays, and at a million games making
+a tuple per game for them cost more than reading the games from the database.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import date
 
+import numpy as np
 from django.db import connection
 
 from players.models import OpeningBalance, Player
@@ -15,10 +22,17 @@ from tournaments.models import Game as GameRow
 from tournaments.models import Registration
 from tournaments.models import Tournament as TournamentRow
 
+# The fields of a game row and of a registration row, as read (the tournament's ID first).
+GAME_FIELDS = ("tournament", "id", "round", "table", "a", "b", "result", "a_losses", "b_losses", "free")
+REGISTRATION_FIELDS = ("tournament", "player", "pool", "penalty", "club")
+_GAME_TYPES = (int, int, int, int, int, int, object, object, object, bool)
+_REGISTRATION_TYPES = (int, int, object, int, object)
+
 
 @dataclass
 class TournamentInfo:
-    """What the standings and the championship need beyond the engine's Tournament."""
+    """What the standings and the championship need of a tournament beyond the engine's Tournament (its games
+    and registrations are in Facts.games and Facts.registrations)."""
 
     id: int
     name: str
@@ -29,22 +43,134 @@ class TournamentInfo:
     worlds: bool
     rounds: int
     counts_override: bool | None
-    registrations: list[tuple] = field(default_factory=list)  # (player, pool, penalty, club_id)
-    games: list[tuple] = field(default_factory=list)  # (id, round, table, a, b, result, a_loss, b_loss, free)
+
+
+@dataclass(frozen=True)
+class GameColumns:
+    """Every game of the facts, tournament after tournament in the order of `Facts.info`, each tournament's
+    games in the order read: one column per field. Tournament i's games are rows starts[i] to starts[i + 1].
+    Losses are None where the sheet has none."""
+
+    tournament: np.ndarray  # the tournament's ID
+    id: np.ndarray
+    round: np.ndarray
+    table: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    result: np.ndarray  # objects: str
+    a_losses: np.ndarray  # objects: int or None
+    b_losses: np.ndarray
+    free: np.ndarray
+    starts: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.id)
+
+    def rows(self, index: int) -> list[tuple]:
+        """Tournament `index`'s games as (id, round, table, a, b, result, a_losses, b_losses, free)."""
+        span = slice(int(self.starts[index]), int(self.starts[index + 1]))
+        return list(zip(self.id[span].tolist(), self.round[span].tolist(), self.table[span].tolist(),
+                        self.a[span].tolist(), self.b[span].tolist(), self.result[span].tolist(),
+                        self.a_losses[span].tolist(), self.b_losses[span].tolist(), self.free[span].tolist(),
+                        strict=True))
+
+
+@dataclass(frozen=True)
+class RegistrationColumns:
+    """Every registered player of the facts' tournaments, grouped as GameColumns are; clubs None for none."""
+
+    tournament: np.ndarray
+    player: np.ndarray
+    pool: np.ndarray  # objects: str
+    penalty: np.ndarray
+    club: np.ndarray  # objects: int or None
+    starts: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.player)
+
+    def rows(self, index: int) -> list[tuple]:
+        """Tournament `index`'s registrations as (player, pool, penalty, club)."""
+        span = slice(int(self.starts[index]), int(self.starts[index + 1]))
+        return list(zip(self.player[span].tolist(), self.pool[span].tolist(), self.penalty[span].tolist(),
+                        self.club[span].tolist(), strict=True))
 
 
 @dataclass
 class Facts:
-    system: RatingSystem
+    system: RatingSystem | None
     tournaments: list[Tournament]
     info: dict[int, TournamentInfo]
+    games: GameColumns
+    registrations: RegistrationColumns
     openings: list[Opening]
     closed_years: list[int]
     excluded: frozenset[int]
 
     def result_of(self) -> dict[int, str]:
         """Each game's result code, by game."""
-        return {g[0]: g[5] for t in self.info.values() for g in t.games}
+        return dict(zip(self.games.id.tolist(), self.games.result.tolist(), strict=True))
+
+
+def facts_of(*, info: dict[int, TournamentInfo], games: Iterable[tuple], registrations: Iterable[tuple],
+             system: RatingSystem | None = None, tournaments: list[Tournament] | None = None,
+             openings: Sequence[Opening] = (), closed_years: Iterable[int] = (),
+             excluded: Iterable[int] = ()) -> Facts:
+    """Facts from rows: `games` in GAME_FIELDS order, `registrations` in REGISTRATION_FIELDS order, each
+    tournament's in its order, tournaments in any order. `tournaments`: the engine's, made from the rows when
+    not given."""
+    tids = list(info)
+    game_columns = _game_columns(*_by_tournament(list(games), tids, _GAME_TYPES))
+    registration_columns = _registration_columns(*_by_tournament(list(registrations), tids, _REGISTRATION_TYPES))
+    if tournaments is None:
+        tournaments = engine_tournaments(info, game_columns, registration_columns)
+    return Facts(system=system, tournaments=tournaments, info=info, games=game_columns,
+                 registrations=registration_columns, openings=list(openings), closed_years=sorted(closed_years),
+                 excluded=frozenset(excluded))
+
+
+def engine_tournaments(info: dict[int, TournamentInfo], games: GameColumns,
+                       registrations: RegistrationColumns) -> list[Tournament]:
+    """The engine's tournaments, in the order of `info`."""
+    every = list(map(Game, games.id.tolist(), games.round.tolist(), games.table.tolist(), games.a.tolist(),
+                     games.b.tolist(), games.result.tolist(), games.free.tolist()))
+    players = registrations.player.tolist()
+    game_starts, player_starts = games.starts.tolist(), registrations.starts.tolist()
+    return [
+        Tournament(id=t.id, start=t.start, end=t.end, official=t.official,
+                   games=every[game_starts[i]:game_starts[i + 1]],
+                   players=players[player_starts[i]:player_starts[i + 1]])
+        for i, t in enumerate(info.values())
+    ]
+
+
+def _by_tournament(rows: list[tuple], tids: list[int], types: Sequence[type]) -> tuple[list[np.ndarray], np.ndarray]:
+    """The columns of `rows` (the tournament's ID first) as arrays of `types` (int, bool or object), grouped
+    tournament by tournament in the order of `tids` (each tournament's rows in their order), and where each
+    tournament's rows start (one more: the end)."""
+    dtypes = [np.int64 if kind is int else kind for kind in types]
+    if not rows:
+        return [np.zeros(0, dtype=dtype) for dtype in dtypes], np.zeros(len(tids) + 1, dtype=np.int64)
+    columns = [np.array(column, dtype=dtype) for column, dtype in zip(zip(*rows, strict=True), dtypes, strict=True)]
+    ids = np.array(tids, dtype=np.int64)
+    by_id = np.argsort(ids)
+    position = by_id[np.searchsorted(ids, columns[0], sorter=by_id)]  # each row's tournament's place in `tids`
+    if np.any(position[1:] < position[:-1]):  # read in another order than the tournaments'
+        order = np.argsort(position, kind="stable")
+        columns = [column[order] for column in columns]
+        position = position[order]
+    return columns, np.searchsorted(position, np.arange(len(tids) + 1))
+
+
+def _game_columns(columns: list[np.ndarray], starts: np.ndarray) -> GameColumns:
+    tid, gid, rnd, table, a, b, result, a_losses, b_losses, free = columns
+    return GameColumns(tournament=tid, id=gid, round=rnd, table=table, a=a, b=b, result=result, a_losses=a_losses,
+                       b_losses=b_losses, free=free, starts=starts)
+
+
+def _registration_columns(columns: list[np.ndarray], starts: np.ndarray) -> RegistrationColumns:
+    tid, player, pool, penalty, club = columns
+    return RegistrationColumns(tournament=tid, player=player, pool=pool, penalty=penalty, club=club, starts=starts)
 
 
 def facts_load(*, system: RatingSystem, since: date | None = None) -> Facts:
@@ -55,42 +181,21 @@ def facts_load(*, system: RatingSystem, since: date | None = None) -> Facts:
     rows = tournaments_qs.values_list(
         "id", "name", "start_date", "end_date", "country_id", "official", "worlds", "rounds", "counts_override"
     )
-    info = {
-        tid: TournamentInfo(tid, name, start, end, country, official, worlds, rounds, override)
-        for tid, name, start, end, country, official, worlds, rounds, override in rows
-    }
-    # A million games: the loop binds each row's fields once and appends to lists looked up in plain dicts.
-    games_by_tournament: dict[int, list[Game]] = {tid: [] for tid in info}
-    info_games = {tid: t.games for tid, t in info.items()}
-    for gid, tid, rnd, table, a, b, result, a_losses, b_losses, free in _game_rows(system, since):
-        games_by_tournament[tid].append(Game(gid, rnd, table, a, b, result, free))
-        info_games[tid].append((gid, rnd, table, a, b, result, a_losses, b_losses, free))
-    players_by_tournament: dict[int, list[int]] = {tid: [] for tid in info}
-    for tid, player, pool, penalty, club in _rows_of(
-        Registration, "r.tournament_id, r.player_id, r.pool, r.penalty, r.club_id", system, since
-    ):
-        players_by_tournament[tid].append(player)
-        info[tid].registrations.append((player, pool, penalty, club))
-    tournaments = [
-        Tournament(
-            id=t.id, start=t.start, end=t.end, official=t.official,
-            games=games_by_tournament[t.id], players=players_by_tournament[t.id],
-        )
-        for t in info.values()
-    ]
+    info = {row[0]: TournamentInfo(*row) for row in rows}
     openings = [
         Opening(player, rating, games, as_of)
         for player, rating, games, as_of in bulk_rows(OpeningBalance.objects.filter(system=system).order_by()
                                                        .values_list("player_id", "rating", "games", "as_of"))
     ]
-    excluded = frozenset(Player.objects.filter(excluded_at__isnull=False).values_list("id", flat=True))
-    return Facts(
+    return facts_of(
         system=system,
-        tournaments=tournaments,
         info=info,
+        games=_game_rows(system, since),
+        registrations=_rows_of(Registration, "r.tournament_id, r.player_id, r.pool, r.penalty, r.club_id", system,
+                               since),
         openings=openings,
-        closed_years=sorted(ClosedYear.objects.filter(system=system).values_list("year", flat=True)),
-        excluded=excluded,
+        closed_years=ClosedYear.objects.filter(system=system).values_list("year", flat=True),
+        excluded=Player.objects.filter(excluded_at__isnull=False).values_list("id", flat=True),
     )
 
 
@@ -111,7 +216,7 @@ def _rows_of(model, columns: str, system: RatingSystem, since: date | None) -> l
 
 
 def _game_rows(system: RatingSystem, since: date | None) -> list[tuple]:
-    rows = _rows_of(GameRow, 'r.id, r.tournament_id, r.round, r."table", r.player_a_id, r.player_b_id, r.result, '
+    rows = _rows_of(GameRow, 'r.tournament_id, r.id, r.round, r."table", r.player_a_id, r.player_b_id, r.result, '
                     "r.a_losses, r.b_losses, r.free", system, since)
     if connection.vendor == "sqlite":
         rows = [(*row[:9], bool(row[9])) for row in rows]  # SQLite returns 0/1

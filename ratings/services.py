@@ -105,8 +105,9 @@ def head_players(facts: Facts, since: date) -> frozenset[int] | None:
 
 def _players_of(facts: Facts) -> set[int]:
     """Who plays in the tournaments of `facts`: their registered players and both sides of every game."""
-    players = {p for t in facts.tournaments for p in t.players}
-    players.update(p for t in facts.tournaments for g in t.games for p in (g.a, g.b))
+    players = set(facts.registrations.player.tolist())
+    players.update(facts.games.a.tolist())
+    players.update(facts.games.b.tolist())
     return players
 
 

@@ -19,7 +19,6 @@ import json
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain
 
 import numpy as np
 from django.db import connection
@@ -202,16 +201,16 @@ def _results(facts: Facts, history: History, ruleset: Ruleset, club_names: dict[
              records: RecordColumns) -> TournamentResults:
     scoring_system = SCORING_SYSTEM.get(ruleset.code, "adlg")
     infos = list(facts.info.values())
-    entrants, names, before, clubs = _entrants(infos, history, ruleset, facts.excluded)
-    games = _games(infos)
+    entrants, names, before, clubs = _entrants(facts, history, ruleset)
+    games = _games(facts)
     excluded = np.fromiter(facts.excluded, dtype=np.int64, count=len(facts.excluded))
 
     def refused(index: int) -> None:  # the rules say what is wrong with this tournament's games
         info = infos[index]
         pre = history.pre_tournament.get(info.id, {})
-        standings_from_rows(system=scoring_system, excluded=facts.excluded, games=info.games, entrants=[
-            (player, pool, penalty, pre.get(player, (ruleset.initial_rating,))[0])
-            for player, pool, penalty, _ in info.registrations])
+        standings_from_rows(system=scoring_system, excluded=facts.excluded, games=facts.games.rows(index),
+                            entrants=[(player, pool, penalty, pre.get(player, (ruleset.initial_rating,))[0])
+                                      for player, pool, penalty, _ in facts.registrations.rows(index)])
 
     ranked = ranked_standings(system=scoring_system, entrants=entrants, games=games, pools=len(names),
                               excluded=excluded, spare=SPARE_ID, refused=refused)
@@ -234,42 +233,44 @@ def _results(facts: Facts, history: History, ruleset: Ruleset, club_names: dict[
     return TournamentResults(standings, outcome_rows)
 
 
-def _entrants(infos: list, history: History, ruleset: Ruleset, excluded) -> tuple:
+def _entrants(facts: Facts, history: History, ruleset: Ruleset) -> tuple:
     """The ranked players of every tournament (neither the spare nor excluded), tournament by tournament in
     registration order: their columns, the pool codes' (tournament index, pool name) in code order, and per
     entrant the rating before the tournament (None: none yet) and club."""
+    registered = facts.registrations
+    excluded = np.fromiter(facts.excluded, dtype=np.int64, count=len(facts.excluded))
+    kept = np.flatnonzero((registered.player != SPARE_ID) & ~np.isin(registered.player, excluded))
+    tournament = np.repeat(np.arange(len(facts.info), dtype=np.int64), np.diff(registered.starts))[kept]
+    player = registered.player[kept]
+    pool, clubs = registered.pool[kept].tolist(), registered.club[kept].tolist()
+    # Each entrant's rating before its tournament, looked up tournament by tournament.
     unrated = (ruleset.initial_rating,)
-    tournament, player, pool, penalty, rating, before, clubs = [], [], [], [], [], [], []
-    for index, info in enumerate(infos):
-        rows = [row for row in info.registrations if row[0] != SPARE_ID and row[0] not in excluded]
-        if not rows:
+    rating, before = [], []
+    players, bounds = player.tolist(), np.searchsorted(tournament, np.arange(len(facts.info) + 1)).tolist()
+    for index, tid in enumerate(facts.info):
+        first, end = bounds[index], bounds[index + 1]
+        if first == end:
             continue
-        pre = history.pre_tournament.get(info.id, {})
-        players, pools, penalties, their_clubs = zip(*rows, strict=True)
-        tournament += [index] * len(rows)
-        player += players
-        pool += pools
-        penalty += penalties
-        clubs += their_clubs
-        rating += [pre.get(p, unrated)[0] for p in players]
-        before += [pre.get(p, _NO_RATING)[0] for p in players]
-    names = sorted(set(zip(tournament, pool, strict=True)))
+        pre = history.pre_tournament.get(tid, {})
+        rating += [pre.get(p, unrated)[0] for p in players[first:end]]
+        before += [pre.get(p, _NO_RATING)[0] for p in players[first:end]]
+    index_list = tournament.tolist()
+    names = sorted(set(zip(index_list, pool, strict=True)))
     code_of = {name: code for code, name in enumerate(names)}
     columns = Entrants(
-        tournament=np.array(tournament, dtype=np.int64), player=np.array(player, dtype=np.int64),
-        pool=np.array([code_of[key] for key in zip(tournament, pool, strict=True)], dtype=np.int64),
-        penalty=np.array(penalty, dtype=np.int64), rating=np.array(rating, dtype=np.int64))
+        tournament=tournament, player=player,
+        pool=np.fromiter(map(code_of.__getitem__, zip(index_list, pool, strict=True)), dtype=np.int64,
+                         count=len(pool)),
+        penalty=registered.penalty[kept], rating=np.array(rating, dtype=np.int64))
     return columns, names, before, clubs
 
 
-def _games(infos: list) -> Games:
-    flat = list(chain.from_iterable(info.games for info in infos))
-    _, rnd, table, a, b, result, a_losses, b_losses, free = zip(*flat, strict=True) if flat else ((),) * 9
+def _games(facts: Facts) -> Games:
+    played = facts.games
     return Games(
-        tournament=np.repeat(np.arange(len(infos), dtype=np.int64), [len(info.games) for info in infos]),
-        round=np.array(rnd, dtype=np.int64), table=np.array(table, dtype=np.int64),
-        a=np.array(a, dtype=np.int64), b=np.array(b, dtype=np.int64), free=np.array(free, dtype=bool),
-        results=list(zip(result, a_losses, b_losses, strict=True)))
+        tournament=np.repeat(np.arange(len(facts.info), dtype=np.int64), np.diff(played.starts)),
+        round=played.round, table=played.table, a=played.a, b=played.b, free=played.free, result=played.result,
+        a_losses=played.a_losses, b_losses=played.b_losses)
 
 
 def _rated(infos: list, records: RecordColumns, entrants: Entrants, before: list, scale: int):

@@ -48,8 +48,8 @@ class Entrants:
 
 @dataclass(frozen=True)
 class Games:
-    """Every game of every tournament, in the caller's order, as equal-length columns; `results` holds each
-    game's (result, A's losses, B's losses) for its scores (losses None where the sheet has none)."""
+    """Every game of every tournament, in the caller's order, as equal-length columns; each game's result code
+    and A's and B's losses give its scores (losses None where the sheet has none)."""
 
     tournament: np.ndarray
     round: np.ndarray
@@ -57,7 +57,9 @@ class Games:
     a: np.ndarray
     b: np.ndarray
     free: np.ndarray
-    results: Sequence[tuple]
+    result: Sequence[str]  # or an array of them (objects)
+    a_losses: Sequence[int | None]
+    b_losses: Sequence[int | None]
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,7 @@ def ranked_standings(*, system: str, entrants: Entrants, games: Games, pools: in
     key_a = np.where(spare_a, e + pool_b, index_a)
     key_b = np.where(spare_b, e + pool_a, index_b)
 
-    figures = _figures(system, games.results, ~void)
+    figures = _figures(system, games, ~void)
     scored = ~void & ~games.free
     keys = e + pools
     ka, kb = key_a[scored], key_b[scored]
@@ -162,15 +164,16 @@ def _entrant_index(entrants: Entrants, tournament: np.ndarray, player: np.ndarra
     return np.where(hit, by_key[found] if len(keys) else 0, -1)
 
 
-def _figures(system: str, results: Sequence[tuple], wanted: np.ndarray) -> tuple[np.ndarray, ...]:
+def _figures(system: str, games: Games, wanted: np.ndarray) -> tuple[np.ndarray, ...]:
     """Per game: A's score, B's score, A's and B's tally counters, whether it counts in the opponents' scores.
     Worked out once per distinct result (scoring's own cache): a federation has a few thousand. Only the
     `wanted` games are checked, as the rules check only the games they score."""
     cache, by_losses = GAME_FIGURES[system], SCORED_BY_LOSSES[system]
-    keys = results if by_losses else [r[0] for r in results]
+    result = list(games.result)
+    keys = list(zip(result, games.a_losses, games.b_losses, strict=True)) if by_losses else result
     # Distinct keys in order of first appearance, then each game's: dict.fromkeys and map stay in C.
     distinct = {key: code for code, key in enumerate(dict.fromkeys(keys))}
-    codes = np.fromiter(map(distinct.__getitem__, keys), dtype=np.int64, count=len(results))
+    codes = np.fromiter(map(distinct.__getitem__, keys), dtype=np.int64, count=len(keys))
     table = np.zeros((max(len(distinct), 1), 5), dtype=np.float64)
     needed = set(np.unique(codes[wanted]).tolist())
     for key, code in distinct.items():

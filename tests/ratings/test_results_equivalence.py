@@ -23,7 +23,7 @@ from ratings.copy_binary import BinaryCopy, column_of
 from ratings.engine import Game, replay
 from ratings.engine import Tournament as EngineTournament
 from ratings.event_columns import record_columns
-from ratings.facts import Facts, TournamentInfo, facts_load
+from ratings.facts import Facts, TournamentInfo, facts_load, facts_of
 from ratings.history_writer import binary_types, rows_insert
 from ratings.models import RatingSystem
 from ratings.rulesets import get_ruleset
@@ -43,9 +43,12 @@ from tournaments.results import (
 from tournaments.scoring import CharterEntrant, Entrant, ScoredGame
 
 
-def _standings_facts(info: dict, excluded: frozenset) -> Facts:
-    """What the standings read of the facts: the tournaments' facts and the excluded players."""
-    return Facts(system=None, tournaments=[], info=info, openings=[], closed_years=[], excluded=excluded)
+def _standings_facts(info: dict, games: dict, registrations: dict, excluded: frozenset) -> Facts:
+    """What the standings read of the facts: the tournaments, their games and registrations (rows by
+    tournament, without its ID) and the excluded players."""
+    return facts_of(info=info, tournaments=[], excluded=excluded,
+                    games=[(tid, *row) for tid, rows in games.items() for row in rows],
+                    registrations=[(tid, *row) for tid, rows in registrations.items() for row in rows])
 
 
 def _json(value) -> str:
@@ -55,7 +58,9 @@ def _json(value) -> str:
 def reference_rows(*, facts, history, ruleset, club_names):
     """tournaments.results as first written: dataclasses, dicts per player, json.dumps per row."""
     system = {"adlg-2018": "adlg", "adlg-annex-a": "adlg", "battle-empire": "battle-empire"}.get(ruleset.code, "adlg")
-    results = {g[0]: g[5] for t in facts.info.values() for g in t.games}
+    games_of = {tid: facts.games.rows(index) for index, tid in enumerate(facts.info)}
+    registrations_of = {tid: facts.registrations.rows(index) for index, tid in enumerate(facts.info)}
+    results = {g[0]: g[5] for games in games_of.values() for g in games}
     after, opponents, rated = defaultdict(dict), defaultdict(list), defaultdict(int)
     record = defaultdict(lambda: [0, 0])
     for gid, tid, a, b, before_a, change_a, _, before_b, change_b, *_ in history.games:
@@ -77,9 +82,9 @@ def reference_rows(*, facts, history, ruleset, club_names):
     for tid, info in facts.info.items():
         pre = history.pre_tournament.get(tid, {})
         entrants = [Entrant(p, pool, penalty, pre.get(p, (ruleset.initial_rating,))[0])
-                    for p, pool, penalty, _ in info.registrations]
+                    for p, pool, penalty, _ in registrations_of[tid]]
         games = [ScoredGame(rnd, table, a, b, result, a_loss or 0, b_loss or 0, free)
-                 for _, rnd, table, a, b, result, a_loss, b_loss, free in info.games]
+                 for _, rnd, table, a, b, result, a_loss, b_loss, free in games_of[tid]]
         pools = reference_standings(system=system, entrants=entrants, games=games, excluded=facts.excluded)
         ranked_pre = []
         for pool, rows in pools.items():
@@ -94,10 +99,10 @@ def reference_rows(*, facts, history, ruleset, club_names):
                     row.wins, row.draws, row.losses, row.games, row.decided_by or "", before,
                     after[tid].get(row.player, before), performance,
                 ))
-        club_of = {player: club for player, _, _, club in info.registrations}
+        club_of = {player: club for player, _, _, club in registrations_of[tid]}
         pool_of = {row.player: pool for pool, rows in pools.items() for row in rows}
         rounds = defaultdict(set)
-        for _, rnd, _, a, b, _, _, _, free in info.games:
+        for _, rnd, _, a, b, _, _, _, free in games_of[tid]:
             pool = pool_of.get(a) or pool_of.get(b)
             if not free and pool is not None:
                 rounds[pool].add(rnd)
@@ -206,19 +211,20 @@ def test_small_tournaments_reaching_every_corner_equal_the_reference():
         3: ("", [(1, 1, 1, 7, "A", 10, 60), (1, 2, 2, 3, "FA", None, None), (2, 1, 7, 3, "DD", None, None)]),
         4: ("", []),
     }
-    info, tournaments, gid = {}, [], 0
+    info, games_of, registrations_of, tournaments, gid = {}, {}, {}, [], 0
     for tid, (pool, games) in cases.items():
         rows = []
         for rnd, table, a, b, result, a_loss, b_loss in games:
             gid += 1
             rows.append((gid, rnd, table, a, b, result, a_loss, b_loss, False))
         registrations = [(p, pool, 20 if p == 2 else 0, None if p == 3 else 1) for p in (1, 2, 3, 4, 7)]
-        info[tid] = TournamentInfo(tid, f"T{tid}", day, day, "FR", True, False, 3, None, registrations, rows)
+        info[tid] = TournamentInfo(tid, f"T{tid}", day, day, "FR", True, False, 3, None)
+        games_of[tid], registrations_of[tid] = rows, registrations
         tournaments.append(EngineTournament(tid, day, day, True, [Game(g[0], *g[1:6], g[8]) for g in rows],
                                             [r[0] for r in registrations]))
         day += timedelta(days=7)
     excluded = frozenset({7})
-    facts = _standings_facts(info, excluded)
+    facts = _standings_facts(info, games_of, registrations_of, excluded)
     history = replay(ruleset, tournaments=tournaments, excluded=excluded)
     got = tournament_results_rows(facts=facts, history=history, ruleset=ruleset, club_names={1: "Alpha"})
     expected = reference_rows(facts=facts, history=history, ruleset=ruleset, club_names={1: "Alpha"})
@@ -229,7 +235,7 @@ def test_small_tournaments_reaching_every_corner_equal_the_reference():
 
 def test_no_tournament_gives_no_row():
     history = replay(get_ruleset("adlg-2018"), tournaments=[])
-    facts = _standings_facts({}, frozenset())
+    facts = _standings_facts({}, {}, {}, frozenset())
     assert tournament_results_rows(facts=facts, history=history, ruleset=get_ruleset("adlg-2018"),
                                    club_names={}) == ([], [])
 
@@ -239,8 +245,8 @@ def test_a_game_of_two_pools_is_refused_with_the_scoring_rules_message():
     registrations = [(1, "A", 0, None), (2, "B", 0, None), (3, "A", 0, None), (4, "B", 0, None)]
     games = [(1, 1, 1, 1, 3, "A", 10, 60, False), (2, 1, 2, 2, 4, "A", 10, 60, False),
              (3, 2, 1, 1, 2, "B", 50, 20, False)]
-    info = {1: TournamentInfo(1, "T", day, day, "FR", True, False, 3, None, registrations, games)}
-    facts = _standings_facts(info, frozenset())
+    info = {1: TournamentInfo(1, "T", day, day, "FR", True, False, 3, None)}
+    facts = _standings_facts(info, {1: games}, {1: registrations}, frozenset())
     ruleset = get_ruleset("adlg-2018")
     history = replay(ruleset, tournaments=[EngineTournament(1, day, day, True, [
         Game(g[0], *g[1:6], g[8]) for g in games], [r[0] for r in registrations])])
