@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from datetime import date
 
 import numpy as np
-from django.db import connection
 
 from players.models import OpeningBalance, Player
+from ratings.column_reads import BOOL, INT, OPTIONAL, TEXT, columns_read, rows_as_columns
 from ratings.engine import Game, Opening, Tournament
 from ratings.history_writer import bulk_rows
 from ratings.models import ClosedYear, RatingSystem
@@ -25,8 +25,8 @@ from tournaments.models import Tournament as TournamentRow
 # The fields of a game row and of a registration row, as read (the tournament's ID first).
 GAME_FIELDS = ("tournament", "id", "round", "table", "a", "b", "result", "a_losses", "b_losses", "free")
 REGISTRATION_FIELDS = ("tournament", "player", "pool", "penalty", "club")
-_GAME_TYPES = (int, int, int, int, int, int, object, object, object, bool)
-_REGISTRATION_TYPES = (int, int, object, int, object)
+_GAME_KINDS = (INT, INT, INT, INT, INT, INT, TEXT, OPTIONAL, OPTIONAL, BOOL)
+_REGISTRATION_KINDS = (INT, INT, TEXT, INT, OPTIONAL)
 
 
 @dataclass
@@ -119,9 +119,17 @@ def facts_of(*, info: dict[int, TournamentInfo], games: Iterable[tuple], registr
     """Facts from rows: `games` in GAME_FIELDS order, `registrations` in REGISTRATION_FIELDS order, each
     tournament's in its order, tournaments in any order. `tournaments`: the engine's, made from the rows when
     not given."""
+    return _facts(info=info, games=rows_as_columns(list(games), _GAME_KINDS),
+                  registrations=rows_as_columns(list(registrations), _REGISTRATION_KINDS), system=system,
+                  tournaments=tournaments, openings=openings, closed_years=closed_years, excluded=excluded)
+
+
+def _facts(*, info: dict[int, TournamentInfo], games: list[np.ndarray], registrations: list[np.ndarray],
+           system: RatingSystem | None, tournaments: list[Tournament] | None, openings: Sequence[Opening],
+           closed_years: Iterable[int], excluded: Iterable[int]) -> Facts:
     tids = list(info)
-    game_columns = _game_columns(*_by_tournament(list(games), tids, _GAME_TYPES))
-    registration_columns = _registration_columns(*_by_tournament(list(registrations), tids, _REGISTRATION_TYPES))
+    game_columns = GameColumns(*_by_tournament(games, tids))
+    registration_columns = RegistrationColumns(*_by_tournament(registrations, tids))
     if tournaments is None:
         tournaments = engine_tournaments(info, game_columns, registration_columns)
     return Facts(system=system, tournaments=tournaments, info=info, games=game_columns,
@@ -144,33 +152,22 @@ def engine_tournaments(info: dict[int, TournamentInfo], games: GameColumns,
     ]
 
 
-def _by_tournament(rows: list[tuple], tids: list[int], types: Sequence[type]) -> tuple[list[np.ndarray], np.ndarray]:
-    """The columns of `rows` (the tournament's ID first) as arrays of `types` (int, bool or object), grouped
-    tournament by tournament in the order of `tids` (each tournament's rows in their order), and where each
-    tournament's rows start (one more: the end)."""
-    dtypes = [np.int64 if kind is int else kind for kind in types]
-    if not rows:
-        return [np.zeros(0, dtype=dtype) for dtype in dtypes], np.zeros(len(tids) + 1, dtype=np.int64)
-    columns = [np.array(column, dtype=dtype) for column, dtype in zip(zip(*rows, strict=True), dtypes, strict=True)]
+def _by_tournament(columns: list[np.ndarray], tids: list[int]) -> list[np.ndarray]:
+    """`columns` (the tournament's ID first) grouped tournament by tournament in the order of `tids` (each
+    tournament's rows in their order), followed by where each tournament's rows start (one more: the end).
+    Rows of other tournaments are left out: a tournament stored after `tids` were read waits for its own replay."""
     ids = np.array(tids, dtype=np.int64)
     by_id = np.argsort(ids)
-    position = by_id[np.searchsorted(ids, columns[0], sorter=by_id)]  # each row's tournament's place in `tids`
+    found = np.minimum(np.searchsorted(ids, columns[0], sorter=by_id), max(len(ids) - 1, 0))
+    known = ids[by_id[found]] == columns[0] if len(ids) else np.zeros(len(columns[0]), dtype=bool)
+    if not known.all():
+        columns, found = [column[known] for column in columns], found[known]
+    position = by_id[found]
     if np.any(position[1:] < position[:-1]):  # read in another order than the tournaments'
         order = np.argsort(position, kind="stable")
         columns = [column[order] for column in columns]
         position = position[order]
-    return columns, np.searchsorted(position, np.arange(len(tids) + 1))
-
-
-def _game_columns(columns: list[np.ndarray], starts: np.ndarray) -> GameColumns:
-    tid, gid, rnd, table, a, b, result, a_losses, b_losses, free = columns
-    return GameColumns(tournament=tid, id=gid, round=rnd, table=table, a=a, b=b, result=result, a_losses=a_losses,
-                       b_losses=b_losses, free=free, starts=starts)
-
-
-def _registration_columns(columns: list[np.ndarray], starts: np.ndarray) -> RegistrationColumns:
-    tid, player, pool, penalty, club = columns
-    return RegistrationColumns(tournament=tid, player=player, pool=pool, penalty=penalty, club=club, starts=starts)
+    return [*columns, np.searchsorted(position, np.arange(len(tids) + 1))]
 
 
 def facts_load(*, system: RatingSystem, since: date | None = None) -> Facts:
@@ -187,37 +184,30 @@ def facts_load(*, system: RatingSystem, since: date | None = None) -> Facts:
         for player, rating, games, as_of in bulk_rows(OpeningBalance.objects.filter(system=system).order_by()
                                                        .values_list("player_id", "rating", "games", "as_of"))
     ]
-    return facts_of(
+    return _facts(
         system=system,
         info=info,
-        games=_game_rows(system, since),
-        registrations=_rows_of(Registration, "r.tournament_id, r.player_id, r.pool, r.penalty, r.club_id", system,
-                               since),
+        games=_columns_of(GameRow, _GAME_COLUMNS, _GAME_KINDS, system, since),
+        registrations=_columns_of(Registration, _REGISTRATION_COLUMNS, _REGISTRATION_KINDS, system, since),
+        tournaments=None,
         openings=openings,
         closed_years=ClosedYear.objects.filter(system=system).values_list("year", flat=True),
         excluded=Player.objects.filter(excluded_at__isnull=False).values_list("id", flat=True),
     )
 
 
-def _rows_of(model, columns: str, system: RatingSystem, since: date | None) -> list[tuple]:
-    """Rows of a tournament's child table (alias r) for the system's received tournaments, in one query:
-    a million rows through the ORM's row-by-row machinery would cost more than rating them."""
-    sql = (
-        f"SELECT {columns} FROM {model._meta.db_table} r "  # noqa: S608 - names from the models
-        f"JOIN {TournamentRow._meta.db_table} t ON t.id = r.tournament_id WHERE t.system_id = %s AND t.status <> %s"
-    )
+_GAME_COLUMNS = ("r.tournament_id", "r.id", "r.round", 'r."table"', "r.player_a_id", "r.player_b_id", "r.result",
+                 "r.a_losses", "r.b_losses", "r.free")
+_REGISTRATION_COLUMNS = ("r.tournament_id", "r.player_id", "r.pool", "r.penalty", "r.club_id")
+
+
+def _columns_of(model, columns: Sequence[str], kinds: Sequence[str], system: RatingSystem,
+                since: date | None) -> list[np.ndarray]:
+    """Columns of a tournament's child table (alias r) for the system's received tournaments, in one query."""
+    tail = (f"FROM {model._meta.db_table} r JOIN {TournamentRow._meta.db_table} t ON t.id = r.tournament_id "
+            "WHERE t.system_id = %s AND t.status <> %s")
     params: list = [system.code, TournamentRow.REGISTERED]
     if since is not None:
-        sql += " AND t.end_date >= %s"
+        tail += " AND t.end_date >= %s"
         params.append(since)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
-
-
-def _game_rows(system: RatingSystem, since: date | None) -> list[tuple]:
-    rows = _rows_of(GameRow, 'r.tournament_id, r.id, r.round, r."table", r.player_a_id, r.player_b_id, r.result, '
-                    "r.a_losses, r.b_losses, r.free", system, since)
-    if connection.vendor == "sqlite":
-        rows = [(*row[:9], bool(row[9])) for row in rows]  # SQLite returns 0/1
-    return rows
+    return columns_read(columns=list(zip(columns, kinds, strict=True)), tail=tail, params=params)
