@@ -155,7 +155,7 @@ def test_a_full_replay_on_postgresql_leaves_the_indexes_and_constraints_as_they_
     before, stored = schema(), derived_state()
     names = {row[1] for row in before}
     assert {"event_player_history", "event_system_date", f"{tables[0]}_pkey", "one_standing_per_player",
-            "one_result_per_tournament", "one_total_per_year"} <= names
+            "one_result_per_tournament", "one_total_per_player_year"} <= names
     # Emptied, the derived tables take the bulk path of a first replay: the one that suspends their indexes.
     for model in (RatingEvent, Standing, ChampionshipResult, ChampionshipTotal, PlayerRating):
         model.objects.all().delete()
