@@ -8,6 +8,8 @@ from datetime import date
 import numpy as np
 import pytest
 from django.db import connection
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ratings.column_reads import BOOL, INT, OPTIONAL, TEXT, columns_read, rows_as_columns
 from ratings.facts import TournamentInfo, facts_of
@@ -71,3 +73,23 @@ def test_facts_group_rows_in_the_tournaments_order_and_leave_out_unknown_tournam
     assert [(t.id, [g.id for g in t.games], list(t.players)) for t in facts.tournaments] == [
         (9, [], []), (4, [41, 42], [3]), (6, [61, 62], [2, 1])]
     assert facts.result_of() == {41: "B", 42: "FA", 61: "A", 62: "D"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 6), st.sampled_from(["A", "B", "D"]),
+                          st.one_of(st.none(), st.integers(0, 100))), max_size=40),
+       st.permutations(list(range(1, 7))), st.randoms(use_true_random=False))
+def test_facts_are_the_same_whatever_order_the_rows_come_in(games, tournament_order, rng):
+    info = {tid: _info(tid) for tid in tournament_order}
+    rows = [(tid, gid, 1, gid, 1, 2, result, losses, None, False) for gid, (tid, result, losses) in enumerate(games)]
+    shuffled = rows[:]
+    rng.shuffle(shuffled)
+    # Each tournament's own rows keep their order; the tournaments' rows interleave at random.
+    by_tournament = {tid: [row for row in rows if row[0] == tid] for tid in info}
+    interleaved = [by_tournament[row[0]].pop(0) for row in shuffled]
+    expected = facts_of(info=info, games=sorted(rows, key=lambda row: tournament_order.index(row[0])),
+                        registrations=[])
+    got = facts_of(info=info, games=interleaved, registrations=[])
+    assert [got.games.rows(i) for i in range(len(info))] == [expected.games.rows(i) for i in range(len(info))]
+    assert got.games.starts.tolist() == expected.games.starts.tolist()
+    assert [[g.id for g in t.games] for t in got.tournaments] == [[g.id for g in t.games] for t in expected.tournaments]
