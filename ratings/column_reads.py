@@ -48,7 +48,8 @@ def rows_as_columns(rows: Sequence[tuple], kinds: Sequence[str]) -> list[np.ndar
     """`rows` (tuples of Python values, None for NULL) as columns of `kinds`."""
     if not rows:
         return [_column(None, kind) for kind in kinds]
-    return [np.array(values, dtype=object) if kind in (TEXT, OPTIONAL) else _column(values, kind)
+    # OPTIONAL values come as they are (None for NULL), not with the sentinel _column reads from PostgreSQL.
+    return [np.array(values, dtype=object) if kind == OPTIONAL else _column(values, kind)
             for values, kind in zip(zip(*rows, strict=True), kinds, strict=True)]
 
 
@@ -58,8 +59,9 @@ def _column(values, kind: str) -> np.ndarray:
     if kind == TEXT:
         return np.array(values, dtype=object)
     if kind == OPTIONAL:
-        column = np.asarray(values, dtype=np.int64).astype(object)
-        column[np.asarray(values) == _NONE] = None
+        numbers = np.asarray(values, dtype=np.int64)
+        column = numbers.astype(object)
+        column[numbers == _NONE] = None
         return column
     return np.asarray(values, dtype=bool if kind == BOOL else np.int64)
 

@@ -18,6 +18,7 @@ from ratings.column_reads import BOOL, INT, OPTIONAL, TEXT, columns_read, rows_a
 from ratings.engine import Game, Opening, Tournament
 from ratings.history_writer import bulk_rows
 from ratings.models import ClosedYear, RatingSystem
+from ratings.sorted_lookup import sorted_lookup
 from tournaments.models import Game as GameRow
 from tournaments.models import Registration
 from tournaments.models import Tournament as TournamentRow
@@ -158,11 +159,10 @@ def _by_tournament(columns: list[np.ndarray], tids: list[int]) -> list[np.ndarra
     Rows of other tournaments are left out: a tournament stored after `tids` were read waits for its own replay."""
     ids = np.array(tids, dtype=np.int64)
     by_id = np.argsort(ids)
-    found = np.minimum(np.searchsorted(ids, columns[0], sorter=by_id), max(len(ids) - 1, 0))
-    known = ids[by_id[found]] == columns[0] if len(ids) else np.zeros(len(columns[0]), dtype=bool)
+    found, known = sorted_lookup(ids[by_id], columns[0])
     if not known.all():
         columns, found = [column[known] for column in columns], found[known]
-    position = by_id[found]
+    position = by_id[found]  # each row's tournament's place in `tids`
     if np.any(position[1:] < position[:-1]):  # read in another order than the tournaments'
         order = np.argsort(position, kind="stable")
         columns = [column[order] for column in columns]
