@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 
 from django.db import transaction
 
 from players.models import OpeningBalance
 from ratings.models import DerivedRowsMark, RatingSystem, ReplayRequest
-from tournaments.models import Game
+from tournaments.models import Game, Sheet
 
 
 def replay_request(*, system: RatingSystem | str, since: date | None, reason: str) -> ReplayRequest:
@@ -43,3 +43,16 @@ def lost_rows_replay_requested() -> list[str]:
     for code in lost:
         replay_request(system=code, since=None, reason="derived rows missing (database crash recovery)")
     return lost
+
+
+def requests_failed_retried(*, before: datetime) -> set[str]:
+    """Put the requests that failed for good before `before` back in the queue (pending, their last error kept
+    until a replay succeeds), with their sheets back to waiting for the replay; returns their systems."""
+    with transaction.atomic():
+        failed = list(ReplayRequest.objects.select_for_update().filter(
+            status=ReplayRequest.FAILED, finished_at__lt=before).values_list("id", "system_id"))
+        ids = [pk for pk, _ in failed]
+        ReplayRequest.objects.filter(id__in=ids).update(status=ReplayRequest.PENDING)
+        Sheet.objects.filter(replay_request_id__in=ids, status=Sheet.FAILED, imported_at__isnull=False).update(
+            status=Sheet.IMPORTED)
+    return {system for _, system in failed}

@@ -9,10 +9,13 @@ from celery import shared_task
 from django.utils import timezone
 
 from ratings.models import ReplayRequest
-from ratings.requests import lost_rows_replay_requested
+from ratings.requests import lost_rows_replay_requested, requests_failed_retried
 from ratings.services import ReplayBusy, replay_failed, replay_pending
 
 logger = logging.getLogger(__name__)
+# A request whose replay failed for good (every retry spent: a database down for long, say) is tried again this
+# long after, by the sweep: the facts are in, and the ratings should not wait for the next upload to follow.
+RETRY_FAILED_AFTER = timedelta(hours=1)
 
 
 @shared_task(
@@ -48,13 +51,16 @@ def enqueue_replay(system_code: str) -> None:
 
 @shared_task(acks_late=True)
 def sweep_replay_requests(older_than_seconds: int = 60) -> list[str]:
-    """Enqueue the systems whose requests have waited too long (lost message, worker killed, broker outage),
-    and request a replay of those whose derived rows a database crash has emptied."""
-    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
+    """Enqueue the systems whose requests have waited too long (lost message, worker killed, broker outage) or
+    failed for good over RETRY_FAILED_AFTER ago, and request a replay of those whose derived rows a database
+    crash has emptied."""
+    now = timezone.now()
+    retried = requests_failed_retried(before=now - RETRY_FAILED_AFTER)
+    cutoff = now - timedelta(seconds=older_than_seconds)
     systems = sorted(set(
         ReplayRequest.objects.filter(status__in=[ReplayRequest.PENDING, ReplayRequest.RUNNING],
                                      requested_at__lt=cutoff).values_list("system_id", flat=True)
-    ))
+    ) | retried)
     for code in systems:
         enqueue_replay(code)
     return sorted(systems + lost_rows_replay_requested())

@@ -45,6 +45,37 @@ def test_a_replay_that_fails_for_good_marks_its_requests_and_sheets_failed_and_t
     assert Sheet.objects.get(pk=outcome.sheet.pk).status == Sheet.REPLAYED
 
 
+def test_the_sweep_retries_a_replay_failed_for_good_an_hour_later_and_leaves_a_recent_failure(monkeypatch):
+    enqueued = []
+    monkeypatch.setattr(tasks, "enqueue_replay", enqueued.append)
+    roster()
+    outcome = imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
+    request = ReplayRequest.objects.create(system_id="adlg", since=date(2024, 3, 17), reason="x")
+    Sheet.objects.filter(pk=outcome.sheet.pk).update(status=Sheet.IMPORTED, replay_request=request)
+    ReplayRequest.objects.exclude(pk=request.pk).update(status=ReplayRequest.DONE)
+    replay_failed(system_code="adlg", error="OperationalError: the database went away")
+    recent = ReplayRequest.objects.create(system_id="battle-empire", since=None, reason="y")
+    replay_failed(system_code="battle-empire", error="OperationalError: again")
+    enqueued.clear()  # what the import and the requests enqueued on commit
+
+    assert tasks.sweep_replay_requests() == []  # both failed just now: not yet
+    assert enqueued == []
+    ReplayRequest.objects.filter(pk=request.pk).update(
+        finished_at=timezone.now() - tasks.RETRY_FAILED_AFTER - timedelta(minutes=1))
+
+    assert tasks.sweep_replay_requests() == ["adlg"]
+    assert enqueued == ["adlg"]
+    request.refresh_from_db()
+    assert request.status == ReplayRequest.PENDING and "went away" in request.error  # last error kept
+    assert Sheet.objects.get(pk=outcome.sheet.pk).status == Sheet.IMPORTED  # waiting for the replay again
+    assert ReplayRequest.objects.get(pk=recent.pk).status == ReplayRequest.FAILED
+
+    tasks.replay_system("adlg")
+    request.refresh_from_db()
+    assert request.status == ReplayRequest.DONE and request.error == ""
+    assert Sheet.objects.get(pk=outcome.sheet.pk).status == Sheet.REPLAYED
+
+
 def test_close_year_task_closes_a_year_once():
     roster()
     assert tasks.close_year_task(2021) == ["adlg", "battle-empire"]
