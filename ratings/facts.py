@@ -19,6 +19,7 @@ from ratings.engine import Game, Opening, Tournament
 from ratings.history_writer import bulk_rows
 from ratings.models import ClosedYear, RatingSystem
 from ratings.sorted_lookup import sorted_lookup
+from ratings.write_behind import write_behind
 from tournaments.models import Game as GameRow
 from tournaments.models import Registration
 from tournaments.models import Tournament as TournamentRow
@@ -138,11 +139,11 @@ def _facts(*, info: dict[int, TournamentInfo], games: list[np.ndarray], registra
                  excluded=frozenset(excluded))
 
 
-def engine_tournaments(info: dict[int, TournamentInfo], games: GameColumns,
-                       registrations: RegistrationColumns) -> list[Tournament]:
-    """The engine's tournaments, in the order of `info`."""
-    every = list(map(Game, games.id.tolist(), games.round.tolist(), games.table.tolist(), games.a.tolist(),
-                     games.b.tolist(), games.result.tolist(), games.free.tolist()))
+def engine_tournaments(info: dict[int, TournamentInfo], games: GameColumns, registrations: RegistrationColumns,
+                       every: list[Game] | None = None) -> list[Tournament]:
+    """The engine's tournaments, in the order of `info`; `every`: engine_games(games), when already made."""
+    if every is None:
+        every = engine_games(games)
     players = registrations.player.tolist()
     game_starts, player_starts = games.starts.tolist(), registrations.starts.tolist()
     return [
@@ -151,6 +152,12 @@ def engine_tournaments(info: dict[int, TournamentInfo], games: GameColumns,
                    players=players[player_starts[i]:player_starts[i + 1]])
         for i, t in enumerate(info.values())
     ]
+
+
+def engine_games(games: GameColumns) -> list[Game]:
+    """The engine's games, in the order of `games`."""
+    return list(map(Game, games.id.tolist(), games.round.tolist(), games.table.tolist(), games.a.tolist(),
+                    games.b.tolist(), games.result.tolist(), games.free.tolist()))
 
 
 def _by_tournament(columns: list[np.ndarray], tids: list[int]) -> list[np.ndarray]:
@@ -184,16 +191,18 @@ def facts_load(*, system: RatingSystem, since: date | None = None) -> Facts:
         for player, rating, games, as_of in bulk_rows(OpeningBalance.objects.filter(system=system).order_by()
                                                        .values_list("player_id", "rating", "games", "as_of"))
     ]
-    return _facts(
-        system=system,
-        info=info,
-        games=_columns_of(GameRow, _GAME_COLUMNS, _GAME_KINDS, system, since),
-        registrations=_columns_of(Registration, _REGISTRATION_COLUMNS, _REGISTRATION_KINDS, system, since),
-        tournaments=None,
-        openings=openings,
-        closed_years=ClosedYear.objects.filter(system=system).values_list("year", flat=True),
-        excluded=Player.objects.filter(excluded_at__isnull=False).values_list("id", flat=True),
-    )
+    tids = list(info)
+    games = GameColumns(*_by_tournament(_columns_of(GameRow, _GAME_COLUMNS, _GAME_KINDS, system, since), tids))
+    # The registrations are read on a second thread, on the same connection, while this one makes the engine's
+    # games: PostgreSQL's half second at a million games passes behind Python's work (ratings.write_behind).
+    with write_behind() as behind:
+        read = behind.submit(_columns_of, Registration, _REGISTRATION_COLUMNS, _REGISTRATION_KINDS, system, since)
+        every = engine_games(games)
+    registrations = RegistrationColumns(*_by_tournament(read.result(), tids))
+    return Facts(system=system, tournaments=engine_tournaments(info, games, registrations, every), info=info,
+                 games=games, registrations=registrations, openings=openings,
+                 closed_years=sorted(ClosedYear.objects.filter(system=system).values_list("year", flat=True)),
+                 excluded=frozenset(Player.objects.filter(excluded_at__isnull=False).values_list("id", flat=True)))
 
 
 _GAME_COLUMNS = ("r.tournament_id", "r.id", "r.round", 'r."table"', "r.player_a_id", "r.player_b_id", "r.result",
