@@ -14,8 +14,7 @@ corrected tournament's, and a few ranks decided by rating).
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -26,14 +25,12 @@ from django.db.models import Q
 
 from championship.models import ChampionshipResult, ChampionshipTotal
 from championship.points import round_points, tournament_points
-from championship.year_tables import Results, YearTables, year_tables
+from championship.year_tables import Placings, Results, YearTables, year_tables
 from players.models import Player
 from ratings.copy_binary import BinaryCopy, Column, column_of
 from ratings.history_writer import binary_types, bulk_rows, other_systems, replacing, rows_insert, rows_update
+from ratings.sorted_lookup import sorted_lookup
 from tournaments.models import Registration, Tournament
-
-# (pool, rank, player, score, scored rounds) of one ranked player
-Placing = tuple[str, int, int, float, int]
 
 RESULT_COLUMNS = ("tournament_id", "player_id", "year", "points", "counted")
 TOTAL_COLUMNS = ("year", "player_id", "total", "results", "rank", "international", "international_rank",
@@ -94,8 +91,7 @@ def _countries(system, since: date | None) -> dict[int, str]:
     return dict(bulk_rows(players.values_list("id", "country_id")))
 
 
-def championship_rows(*, stored: Stored, replayed: Mapping[int, tuple], placings: Mapping[int, Sequence[Placing]]
-                      ) -> Rows:
+def championship_rows(*, stored: Stored, replayed: Mapping[int, tuple], placings: Placings) -> Rows:
     """The result and total rows from the replay's first year on. Pure.
 
     `replayed`: the counting tournaments the replay went through, (end, rounds, worlds, country);
@@ -135,51 +131,82 @@ class Rows:
 
 
 class _Columns:
-    """Counting results gathered one by one (a replay adds some 300,000), then made numpy columns."""
+    """Counting results gathered in bulk (a replay's, some 300,000) and one by one (the kept ones), then made
+    numpy columns."""
 
     def __init__(self) -> None:
-        self.tournament: list[int] = []
-        self.player: list[int] = []
-        self.cents: list[int] = []
-        self.end: list[int] = []
-        self.country: list[int] = []
-        self.worlds: list[bool] = []
+        self._chunks: list[tuple[np.ndarray, ...]] = []  # (tournament, player, cents, end, country, worlds)
+        self._rows: list[tuple[int, int, int, int, int, bool]] = []
         self._countries: dict[str | None, int] = {}
 
+    def country_code(self, country: str | None) -> int:
+        return self._countries.setdefault(country, len(self._countries))
+
     def add(self, tournament: int, player: int, cents: int, end: date, country: str | None, worlds: bool) -> None:
-        self.tournament.append(tournament)
-        self.player.append(player)
-        self.cents.append(cents)
-        self.end.append(end.toordinal())
-        self.country.append(self._countries.setdefault(country, len(self._countries)))
-        self.worlds.append(worlds)
+        self._rows.append((tournament, player, cents, end.toordinal(), self.country_code(country), worlds))
+
+    def extend(self, *, tournament: np.ndarray, player: np.ndarray, cents: np.ndarray, end: np.ndarray,
+               country: np.ndarray, worlds: np.ndarray) -> None:
+        """Results as columns: `end` as ordinals, `country` as country_code() gave them."""
+        self._chunks.append((tournament, player, cents, end, country, worlds))
 
     def results(self) -> Results:
-        end = np.array(self.end, dtype=np.int64)
-        years = {ordinal: date.fromordinal(ordinal).year for ordinal in set(self.end)}
-        return Results(
-            tournament=np.array(self.tournament, dtype=np.int64), player=np.array(self.player, dtype=np.int64),
-            cents=np.array(self.cents, dtype=np.int64), end=end,
-            year=np.array([years[ordinal] for ordinal in self.end], dtype=np.int64),
-            country=np.array(self.country, dtype=np.int64), worlds=np.array(self.worlds, dtype=bool))
+        rows = list(zip(*self._rows, strict=True)) or [()] * 6
+        parts = [*self._chunks, tuple(np.array(column, dtype=dtype) for column, dtype in zip(
+            rows, (np.int64, np.int64, np.int64, np.int64, np.int64, bool), strict=True))]
+        tournament, player, cents, end, country, worlds = (
+            np.concatenate(column) for column in zip(*parts, strict=True))
+        distinct, inverse = np.unique(end, return_inverse=True)
+        years = np.array([date.fromordinal(ordinal).year for ordinal in distinct.tolist()], dtype=np.int64)
+        return Results(tournament=tournament, player=player, cents=cents, end=end, year=years[inverse.reshape(-1)],
+                       country=country, worlds=worlds.astype(bool))
 
 
-def _add_replayed(columns: _Columns, replayed: Mapping[int, tuple], placings: Mapping[int, Sequence[Placing]]
-                  ) -> None:
+def _add_replayed(columns: _Columns, replayed: Mapping[int, tuple], placings: Placings) -> None:
+    """The points of every ranked player with a scored round in the counting tournaments the replay went
+    through, in the order of `replayed`."""
+    if not replayed or not len(placings):
+        return
+    tids = np.fromiter(replayed, dtype=np.int64, count=len(replayed))
+    ends, rounds, worlds, countries = zip(*replayed.values(), strict=True)
+    end = np.array([day.toordinal() for day in ends], dtype=np.int64)
+    rounds, worlds = np.array(rounds, dtype=np.int64), np.array(worlds, dtype=bool)
+    country = np.array([columns.country_code(code) for code in countries], dtype=np.int64)
+    by_id = np.argsort(tids)
+    found, known = sorted_lookup(tids[by_id], placings.tournament)
+    pool_size = placings.pool_sizes()
+    rows = np.flatnonzero(known & (placings.games > 0))  # a player who played no round earns no result
+    at = by_id[found[rows]]  # each row's tournament's place in `replayed`
+    order = np.argsort(at, kind="stable")
+    rows, at = rows[order], at[order]
     # The points depend on six small numbers that recur all over a history: worked out once per combination.
-    known: dict[tuple, int] = {}
-    for tid, (end, rounds, worlds, country) in replayed.items():
-        rows = placings.get(tid, ())
-        pool_sizes = Counter(row[0] for row in rows)
-        for pool, rank, player, score, games in rows:
-            if games == 0:
-                continue  # a registered player who played no round earns no championship result
-            key = (pool_sizes[pool], rounds, rank, score, games, worlds)
-            cents = known.get(key)
-            if cents is None:
-                cents = known[key] = int(round_points(tournament_points(
-                    players=key[0], rounds=rounds, rank=rank, score=score, games=games, worlds=worlds)).scaleb(2))
-            columns.add(tid, player, cents, end, country, worlds)
+    keys = [pool_size[rows], rounds[at], placings.rank[rows], placings.score[rows], placings.games[rows],
+            worlds[at]]
+    distinct, inverse = _distinct_rows(keys)
+    cents = np.array([
+        int(round_points(tournament_points(players=size, rounds=count, rank=rank, score=score, games=games,
+                                           worlds=at_worlds)).scaleb(2))
+        for size, count, rank, score, games, at_worlds in zip(*(key.tolist() for key in distinct), strict=True)
+    ], dtype=np.int64)
+    columns.extend(tournament=placings.tournament[rows], player=placings.player[rows], cents=cents[inverse],
+                   end=end[at], country=country[at], worlds=worlds[at])
+
+
+def _distinct_rows(columns: list[np.ndarray]) -> tuple[list[np.ndarray], np.ndarray]:
+    """The distinct rows of equal-length `columns` (as columns) and, per row, the index of its distinct row.
+    One lexsort: np.unique(axis=0) compares whole rows as raw bytes, several times slower."""
+    if not len(columns[0]):
+        return [column[:0] for column in columns], np.zeros(0, dtype=np.int64)
+    order = np.lexsort(columns[::-1])
+    new = np.zeros(len(order), dtype=bool)
+    new[0] = True
+    for column in columns:
+        ordered = column[order]
+        new[1:] |= ordered[1:] != ordered[:-1]
+    inverse = np.empty(len(order), dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    first = order[new]
+    return [column[first] for column in columns], inverse
 
 
 @dataclass(frozen=True)

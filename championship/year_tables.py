@@ -20,6 +20,41 @@ from championship.points import BEST_OF
 
 
 @dataclass(frozen=True)
+class Placings:
+    """The ranked players of the counting tournaments a replay went through, as equal-length columns in the
+    standings' order: what their championship points are worked out from."""
+
+    tournament: np.ndarray  # int64
+    pool: np.ndarray  # int64: an index into pool_names
+    pool_names: list[str]
+    rank: np.ndarray  # int64
+    player: np.ndarray  # int64
+    score: np.ndarray  # float64
+    games: np.ndarray  # int64: scored rounds
+
+    def __len__(self) -> int:
+        return len(self.player)
+
+    def by_tournament(self) -> dict[int, list[tuple[str, int, int, float, int]]]:
+        """{tournament: [(pool, rank, player, score, scored rounds)]}, for reading and testing."""
+        placings: dict[int, list[tuple[str, int, int, float, int]]] = {}
+        names = self.pool_names
+        for tid, pool, rank, player, score, games in zip(
+                self.tournament.tolist(), self.pool.tolist(), self.rank.tolist(), self.player.tolist(),
+                self.score.tolist(), self.games.tolist(), strict=True):
+            placings.setdefault(tid, []).append((names[pool], rank, player, score, games))
+        return placings
+
+    def pool_sizes(self) -> np.ndarray:
+        """Per row, how many players its tournament's pool ranks (those without a scored round included)."""
+        if not len(self):
+            return np.zeros(0, dtype=np.int64)
+        pools = self.tournament * (int(self.pool.max()) + 1) + self.pool
+        _, inverse, counts = np.unique(pools, return_inverse=True, return_counts=True)
+        return counts[inverse.reshape(-1)]
+
+
+@dataclass(frozen=True)
 class Results:
     """Counting results, one per (tournament, player), as equal-length columns."""
 

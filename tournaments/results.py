@@ -16,13 +16,13 @@ replay writes. The tests hold the rows, byte for byte, to those of a plain refer
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from django.db import connection
 
+from championship.year_tables import Placings
 from players.models import SPARE_ID, Club
 from ratings.copy_binary import BinaryCopy, Column
 from ratings.engine import History, collector_paused
@@ -87,11 +87,10 @@ def tournament_results_write(*, facts: Facts, results: TournamentResults, system
     Tournament.objects.filter(pk__in=tids, status=Tournament.RECEIVED).update(status=Tournament.RATED)
 
 
-def counting_placings(facts: Facts, results: TournamentResults
-                      ) -> tuple[dict[int, tuple], dict[int, list[tuple]]]:
+def counting_placings(facts: Facts, results: TournamentResults) -> tuple[dict[int, tuple], Placings]:
     """What the championship needs of `results` (tournament_results): the tournaments that count,
-    {tournament: (end, rounds, worlds, country)}, and their placings {tournament: [(pool, rank, player, score,
-    scored rounds)]}. Pure: the championship need not read back the rows being written."""
+    {tournament: (end, rounds, worlds, country)}, and their ranked players. Pure: the championship need not
+    read back the rows being written."""
     counting = {}
     for row in results.outcomes:
         if row[-1]:
@@ -99,13 +98,9 @@ def counting_placings(facts: Facts, results: TournamentResults
             counting[t.id] = (t.end, t.rounds, t.worlds, t.country)
     s = results.standings
     chosen = np.flatnonzero(np.isin(s.tournament, np.fromiter(counting, dtype=np.int64, count=len(counting))))
-    names = s.pool_names
-    placings: dict[int, list[tuple]] = defaultdict(list)
-    for tid, pool, rank, player, score, games in zip(
-            s.tournament[chosen].tolist(), s.pool[chosen].tolist(), s.rank[chosen].tolist(),
-            s.player[chosen].tolist(), s.score[chosen].tolist(), s.games[chosen].tolist(), strict=True):
-        placings[tid].append((names[pool], rank, player, score, games))
-    return counting, placings
+    return counting, Placings(tournament=s.tournament[chosen], pool=s.pool[chosen], pool_names=s.pool_names,
+                              rank=s.rank[chosen], player=s.player[chosen], score=s.score[chosen],
+                              games=s.games[chosen])
 
 
 @dataclass(frozen=True)

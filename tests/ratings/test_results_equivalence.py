@@ -176,9 +176,34 @@ def test_the_standing_columns_give_the_bytes_and_the_placings_of_their_rows(syst
     for row in rows:
         if row[0] in counting:
             expected[row[0]].append((row[1], row[2], row[3], row[4], row[10]))
-    assert placings == expected
+    assert placings.by_tournament() == expected
     assert len(counting) > 10 if system == "adlg" else not counting
     assert any(value is None for row in rows for value in row[12:])  # NULLs among them
+
+
+def test_the_championship_points_of_a_replay_are_those_of_each_placing_worked_out_alone():
+    # championship_rows works the points out once per distinct combination over columns; the rules state them
+    # one placing at a time (championship.points), as the replay first did, pool sizes counted from every row.
+    from collections import Counter
+
+    from championship.points import round_points, tournament_points
+    from championship.services import Stored, championship_rows
+
+    facts, history, ruleset, club_names = federation_inputs(players=2_000, games=20_000, seed=5)
+    counting, placings = counting_placings(facts, tournament_results(
+        facts=facts, history=history, ruleset=ruleset, club_names=club_names))
+    expected = []
+    for tid, rows in placings.by_tournament().items():
+        end, rounds, worlds, _ = counting[tid]
+        sizes = Counter(pool for pool, *_ in rows)
+        expected += [(tid, player, end.year, int(round_points(tournament_points(
+            players=sizes[pool], rounds=rounds, rank=rank, score=score, games=games, worlds=worlds)).scaleb(2)))
+            for pool, rank, player, score, games in rows if games > 0]
+    stored = Stored(kept={}, results={}, totals={}, countries={}, bulk=True)
+    got = [row[:4] for row in championship_rows(stored=stored, replayed=counting, placings=placings).result_rows()]
+    assert got == expected
+    assert len(expected) > 1000 and len({cents for *_, cents in expected}) > 500  # not vacuous
+    assert len({len(set(pool for pool, *_ in rows)) for rows in placings.by_tournament().values()}) > 1  # pools
 
 
 @pytest.mark.django_db
