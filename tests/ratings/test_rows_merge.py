@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 from django.db import connection
 
-from ratings.history_writer import EVENT_COLUMNS, rows_merge
+from ratings.history_writer import EVENT_COLUMNS, MERGE_WORK_MEM, rows_merge
 from ratings.models import RatingEvent
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +31,7 @@ def test_only_the_differing_rows_are_rewritten():
     RatingEvent.objects.bulk_create([RatingEvent(**dict(zip(EVENT_COLUMNS, row, strict=True))) for row in before])
     ids = dict(RatingEvent.objects.order_by("seq").values_list("seq", "id"))
     after = [_event(2, 101, 1005), _event(3, 102, 991), _event(5, 104, 1020, score=None), _event(6, 105, 900)]
-    given = rows_merge(table=RatingEvent._meta.db_table, columns=EVENT_COLUMNS, key=("system_id", "seq", "player_id"),
+    given = rows_merge(table=RatingEvent._meta.db_table, columns=EVENT_COLUMNS, key=("seq", "player_id"),
                        stale="e.system_id = %s AND e.date >= %s", params=["adlg", date(2024, 3, 1)],
                        rows=after)
     assert given == 4
@@ -39,3 +39,27 @@ def test_only_the_differing_rows_are_rewritten():
     now = dict(RatingEvent.objects.order_by("seq").values_list("seq", "id"))
     assert now[1] == ids[1] and now[2] == ids[2] and now[5] == ids[5]  # equal rows (NULLs included) were kept
     assert now[3] != ids[3]  # a differing row was replaced
+
+
+def test_the_merge_gives_its_join_more_working_memory_and_puts_the_setting_back():
+    if connection.vendor != "postgresql":
+        pytest.skip("the merge is PostgreSQL's (SQLite rewrites the rows)")
+    seen = []
+
+    def watch(execute, sql, params, many, context):
+        if "_diff" in sql and sql.lstrip().startswith("CREATE TEMP TABLE"):
+            with context["connection"].cursor() as cursor:
+                cursor.execute("SHOW work_mem")
+                seen.append(cursor.fetchone()[0])
+        return execute(sql, params, many, context)
+
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW work_mem")
+        before = cursor.fetchone()[0]
+    with connection.execute_wrapper(watch):
+        rows_merge(table=RatingEvent._meta.db_table, columns=EVENT_COLUMNS, key=("seq", "player_id"),
+                   stale="e.system_id = %s", params=["adlg"], rows=[_event(1, 101, 1000)])
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW work_mem")
+        assert cursor.fetchone()[0] == before
+    assert seen == [MERGE_WORK_MEM] != [before]
