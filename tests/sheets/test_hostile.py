@@ -24,7 +24,12 @@ from openpyxl import Workbook
 from tests.sheets.builders import TODAY, SheetBuilder, assert_issue, streamed_players_sheet
 from tournaments.sheet import MAX_BYTES, ParsedSheet, guard, read_sheet
 
-SECONDS = 2.0
+# CPU seconds no file may take, hostile or not, on any machine the suite runs on. The attacks guarded against
+# (decompression bombs, entity expansion, a million rows) take minutes or never end, whatever the machine; a
+# bound near what a legitimate sheet takes made the suite fail on a machine 2.5 times slower (10,000 games
+# read in 2.1-2.5 s there). How fast sheets are read is the benchmarks' business; how the time grows with the
+# number of games is tested below, whatever the machine's speed.
+SECONDS = 10.0
 PEAK_BYTES = 50 * 1024 * 1024
 
 BILLION_LAUGHS = (
@@ -408,12 +413,22 @@ def test_it_refuses_more_than_ten_thousand_games():
     )
 
 
-def test_it_reads_ten_thousand_games_quickly():
-    data = _games_workbook(10_000)
-    start = time.process_time()
-    parsed = read_sheet(data, today=TODAY)
-    assert time.process_time() - start < SECONDS  # its memory is measured by the refusal of 10,001 above
+def _reading_seconds(data: bytes) -> tuple[ParsedSheet, float]:
+    """The sheet read from data and the CPU seconds it took, the better of two readings."""
+    best, parsed = float("inf"), None
+    for _ in range(2):
+        start = time.process_time()
+        parsed = read_sheet(data, today=TODAY)
+        best = min(best, time.process_time() - start)
+    return parsed, best
+
+
+def test_it_reads_ten_thousand_games_in_a_time_that_grows_linearly_with_them():
+    parsed, most = _reading_seconds(_games_workbook(10_000))
     assert not parsed.report.refused and len(parsed.games) == 10_000
+    assert most < SECONDS  # its memory is measured by the refusal of 10,001 above
+    _, quarter = _reading_seconds(_games_workbook(2_500))
+    assert most / quarter < 6  # four times the games: about four times the time (a quadratic reading: 16)
 
 
 def test_it_ignores_a_huge_declared_dimension(valid):
