@@ -414,9 +414,9 @@ def test_it_refuses_more_than_ten_thousand_games():
 
 
 def _reading_seconds(data: bytes) -> tuple[ParsedSheet, float]:
-    """The sheet read from data and the CPU seconds it took, the better of two readings."""
+    """The sheet read from data and the CPU seconds it took, the best of three readings."""
     best, parsed = float("inf"), None
-    for _ in range(2):
+    for _ in range(3):
         start = time.process_time()
         parsed = read_sheet(data, today=TODAY)
         best = min(best, time.process_time() - start)
@@ -427,8 +427,10 @@ def test_it_reads_ten_thousand_games_in_a_time_that_grows_linearly_with_them():
     parsed, most = _reading_seconds(_games_workbook(10_000))
     assert not parsed.report.refused and len(parsed.games) == 10_000
     assert most < SECONDS  # its memory is measured by the refusal of 10,001 above
-    _, quarter = _reading_seconds(_games_workbook(2_500))
-    assert most / quarter < 6  # four times the games: about four times the time (a quadratic reading: 16)
+    _, tenth = _reading_seconds(_games_workbook(1_000))
+    # Ten times the games: about ten times the time (10.3 here), a quadratic reading a hundred. The margin is
+    # for this machine's drift, which moved one reading against the other by up to 1.8 times.
+    assert most / tenth < 25
 
 
 def test_it_ignores_a_huge_declared_dimension(valid):
