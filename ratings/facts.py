@@ -121,22 +121,21 @@ def facts_of(*, info: dict[int, TournamentInfo], games: Iterable[tuple], registr
     """Facts from rows: `games` in GAME_FIELDS order, `registrations` in REGISTRATION_FIELDS order, each
     tournament's in its order, tournaments in any order. `tournaments`: the engine's, made from the rows when
     not given."""
-    return _facts(info=info, games=rows_as_columns(list(games), _GAME_KINDS),
-                  registrations=rows_as_columns(list(registrations), _REGISTRATION_KINDS), system=system,
+    tids = list(info)
+    game_columns = GameColumns(*_by_tournament(rows_as_columns(list(games), _GAME_KINDS), tids))
+    registration_columns = RegistrationColumns(
+        *_by_tournament(rows_as_columns(list(registrations), _REGISTRATION_KINDS), tids))
+    if tournaments is None:
+        tournaments = engine_tournaments(info, game_columns, registration_columns)
+    return _facts(info=info, games=game_columns, registrations=registration_columns, system=system,
                   tournaments=tournaments, openings=openings, closed_years=closed_years, excluded=excluded)
 
 
-def _facts(*, info: dict[int, TournamentInfo], games: list[np.ndarray], registrations: list[np.ndarray],
-           system: RatingSystem | None, tournaments: list[Tournament] | None, openings: Sequence[Opening],
+def _facts(*, info: dict[int, TournamentInfo], games: GameColumns, registrations: RegistrationColumns,
+           system: RatingSystem | None, tournaments: list[Tournament], openings: Sequence[Opening],
            closed_years: Iterable[int], excluded: Iterable[int]) -> Facts:
-    tids = list(info)
-    game_columns = GameColumns(*_by_tournament(games, tids))
-    registration_columns = RegistrationColumns(*_by_tournament(registrations, tids))
-    if tournaments is None:
-        tournaments = engine_tournaments(info, game_columns, registration_columns)
-    return Facts(system=system, tournaments=tournaments, info=info, games=game_columns,
-                 registrations=registration_columns, openings=list(openings), closed_years=sorted(closed_years),
-                 excluded=frozenset(excluded))
+    return Facts(system=system, tournaments=tournaments, info=info, games=games, registrations=registrations,
+                 openings=list(openings), closed_years=sorted(closed_years), excluded=frozenset(excluded))
 
 
 def engine_tournaments(info: dict[int, TournamentInfo], games: GameColumns, registrations: RegistrationColumns,
@@ -199,10 +198,10 @@ def facts_load(*, system: RatingSystem, since: date | None = None) -> Facts:
         read = behind.submit(_columns_of, Registration, _REGISTRATION_COLUMNS, _REGISTRATION_KINDS, system, since)
         every = engine_games(games)
     registrations = RegistrationColumns(*_by_tournament(read.result(), tids))
-    return Facts(system=system, tournaments=engine_tournaments(info, games, registrations, every), info=info,
-                 games=games, registrations=registrations, openings=openings,
-                 closed_years=sorted(ClosedYear.objects.filter(system=system).values_list("year", flat=True)),
-                 excluded=frozenset(Player.objects.filter(excluded_at__isnull=False).values_list("id", flat=True)))
+    return _facts(info=info, games=games, registrations=registrations, system=system,
+                  tournaments=engine_tournaments(info, games, registrations, every), openings=openings,
+                  closed_years=ClosedYear.objects.filter(system=system).values_list("year", flat=True),
+                  excluded=Player.objects.filter(excluded_at__isnull=False).values_list("id", flat=True))
 
 
 _GAME_COLUMNS = ("r.tournament_id", "r.id", "r.round", 'r."table"', "r.player_a_id", "r.player_b_id", "r.result",
