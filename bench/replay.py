@@ -11,6 +11,10 @@ fastest of each is reported, as bench/engine.py does: a machine whose speed drif
 to the next otherwise decides the ratio. Every replay but the last is rolled back, so that each one writes
 into empty derived tables, as the first replay of a federation does; the last one stays for the two steps after.
 
+It also prints the fastest replay's CPU time, the machine's (PostgreSQL's processes with Python's) and Python's
+alone, and the games per second that CPU time allows when every core is busy from start to end: how far
+overlapping the replay's steps can go on this machine, before it needs less work.
+
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/adlg python bench/replay.py [--games N --players M]
         [--repeat R] [--json]
 """
@@ -204,19 +208,43 @@ def _engine_timed(system) -> tuple[int, float]:
     return rated, seconds
 
 
-def _replay_timed(system, *, keep: bool) -> float:
-    """Seconds of a full replay of `system` into empty derived tables, its commit included; rolled back
-    unless `keep` (the derived tables are empty again for the next one)."""
+def _replay_timed(system, *, keep: bool) -> tuple[float, float | None, float]:
+    """(seconds, CPU-seconds of the whole machine, CPU-seconds of this process) of a full replay of `system`
+    into empty derived tables, its commit included; rolled back unless `keep` (the derived tables are empty
+    again for the next one). The machine's CPU time counts PostgreSQL's processes with ours (None where the
+    system does not say it)."""
     from django.db import transaction
 
     from ratings.services import ratings_replay
 
+    machine, process = _machine_cpu_seconds(), time.process_time()
     started = time.perf_counter()
     with transaction.atomic():
         ratings_replay(system=system, since=None)
         if not keep:
             transaction.set_rollback(True)
-    return time.perf_counter() - started
+    seconds = time.perf_counter() - started
+    process = time.process_time() - process
+    machine_after = _machine_cpu_seconds()
+    return seconds, (machine_after - machine if machine is not None and machine_after is not None else None), process
+
+
+def _machine_cpu_seconds() -> float | None:
+    """CPU-seconds every core of the machine has spent busy since boot (Linux's /proc/stat), else None."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = stat.readline().split()
+    except OSError:
+        return None
+    if not fields or fields[0] != "cpu":
+        return None
+    # user, nice, system, idle, iowait, irq, softirq, steal (guest time is counted in user already)
+    ticks = [int(value) for value in fields[1:9]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -272,16 +300,21 @@ def main(argv: list[str] | None = None) -> dict:
     gc.collect()
     system = RatingSystem.objects.get(code="adlg")
 
-    engine_times, replay_times = [], []
+    engine_times, replay_times, cpu_times = [], [], []
     for attempt in range(args.repeat):
         releases_finished()  # the replay before frees its objects on a thread of its own: not beside the engine
         rated, seconds = _engine_timed(system)
         engine_times.append(seconds)
         say(f"engine alone on the same facts:     {rated / seconds:,.0f} games/s ({seconds:.1f} s)")
-        seconds = _replay_timed(system, keep=attempt == args.repeat - 1)
+        seconds, machine_cpu, process_cpu = _replay_timed(system, keep=attempt == args.repeat - 1)
         replay_times.append(seconds)
-        say(f"full replay (read, compute, write): {rated / seconds:,.0f} games/s ({seconds:.1f} s)")
+        cpu_times.append((machine_cpu, process_cpu))
+        say(f"full replay (read, compute, write): {rated / seconds:,.0f} games/s ({seconds:.1f} s)"
+            + (f", {machine_cpu:.1f} CPU-s on the machine, {process_cpu:.1f} of them in Python"
+               if machine_cpu is not None else ""))
     engine_s, replay_s = min(engine_times), min(replay_times)
+    machine_cpu, process_cpu = cpu_times[replay_times.index(replay_s)]
+    cores = _cores()
     if args.repeat > 1:
         say(f"fastest of {args.repeat}: full replay {rated / replay_s:,.0f} games/s, engine {rated / engine_s:,.0f}")
 
@@ -319,9 +352,19 @@ def main(argv: list[str] | None = None) -> dict:
         "repeat": args.repeat,
         "append_s": round(append_s, 3),
         "old_correction_s": round(old_correction_s, 3),
+        # The fastest replay's CPU time, all processes of the machine (PostgreSQL's too) and Python's alone, and
+        # the games per second it would reach if that work kept every core busy from start to end: the most
+        # that overlapping its steps can give on this machine without less work.
+        "cores": cores,
+        "replay_cpu_s": round(machine_cpu, 2) if machine_cpu is not None else None,
+        "replay_python_cpu_s": round(process_cpu, 2),
+        "replay_all_cores_busy_games_per_s": round(rated * cores / machine_cpu) if machine_cpu else None,
     }
     say(f"ratio replay/engine:                {figures['ratio']}")
     say(f"correction five years back:         {old_correction_s:.2f} s")
+    if machine_cpu:
+        say(f"fastest replay's CPU time:          {machine_cpu:.1f} CPU-s ({process_cpu:.1f} in Python) on {cores} "
+            f"cores: {figures['replay_all_cores_busy_games_per_s']:,} games/s with every core busy throughout")
     if args.json:
         print(json.dumps(figures))
     return figures
