@@ -11,6 +11,9 @@ fastest of each is reported, as bench/engine.py does: a machine whose speed drif
 to the next otherwise decides the ratio. Every replay but the last is rolled back, so that each one writes
 into empty derived tables, as the first replay of a federation does; the last one stays for the two steps after.
 
+It measures the yardstick of the target on the same machine: the history's rows of the first games written by
+Django's bulk_create and by a save() per row (the issue: "a straightforward Django bulk_create writer reaches
+about 15,000 here, a per-row save about 1,000"), and prints the replay's rate against bulk_create's.
 It also prints the fastest replay's CPU time, the machine's (PostgreSQL's processes with Python's) and Python's
 alone, and the games per second that CPU time allows when every core is busy from start to end: how far
 overlapping the replay's steps can go on this machine, before it needs less work.
@@ -208,6 +211,55 @@ def _engine_timed(system) -> tuple[int, float]:
     return rated, seconds
 
 
+# Game records whose history rows the plain Django writers write, for the machine's yardstick (_django_writers):
+# enough for their rate to settle, few enough to keep the bench within minutes.
+BULK_CREATE_GAMES = 100_000
+ROW_SAVE_GAMES = 2_000
+
+
+def _django_writers(system, *, games: int) -> tuple[float, float]:
+    """(games per second, games per second) of the history's rows of the first game records written by Django's
+    bulk_create (batches of 5,000) and by a save() per row: the writers the issue's target is set against
+    ("a straightforward Django bulk_create writer reaches about 15,000 here, a per-row save about 1,000"),
+    measured on this machine. Only their writing is timed, into the empty history with its indexes, each
+    rolled back: the facts, engine and expansion they would also need are left out, so the figures are the
+    most those writers could reach."""
+    from django.db import transaction
+
+    from players.models import SPARE_ID
+    from ratings.engine import collector_paused, replay
+    from ratings.event_columns import EventExpansion
+    from ratings.facts import facts_load
+    from ratings.history_writer import EVENT_COLUMNS
+    from ratings.models import RatingEvent
+
+    rates = []
+    with collector_paused():
+        facts = facts_load(system=system)
+        history = replay(system.get_ruleset(), tournaments=facts.tournaments, openings=facts.openings,
+                         closed_years=facts.closed_years, excluded=facts.excluded)
+        for count, bulk in ((min(games, BULK_CREATE_GAMES), True), (min(games, ROW_SAVE_GAMES), False)):
+            expansion = EventExpansion(
+                code=system.code, end_of={tid: t.end for tid, t in facts.info.items()}, result_of=facts.result_of(),
+                values=system.get_ruleset().result_values, first_seq=1,
+                start_games={opening.player: opening.games for opening in facts.openings}, start_played={},
+                spare=SPARE_ID)
+            rows = list(expansion.next(history.games[:count], []).tuples())
+            started = time.perf_counter()
+            with transaction.atomic():
+                # The columns are the fields' attribute names (system_id, player_id, …).
+                events = [RatingEvent(**dict(zip(EVENT_COLUMNS, row, strict=True))) for row in rows]
+                if bulk:
+                    RatingEvent.objects.bulk_create(events, batch_size=5000)
+                else:
+                    for event in events:
+                        event.save()
+                transaction.set_rollback(True)
+            rates.append(count / (time.perf_counter() - started))
+        del facts, history
+    return rates[0], rates[1]
+
+
 def _replay_timed(system, *, keep: bool) -> tuple[float, float | None, float]:
     """(seconds, CPU-seconds of the whole machine, CPU-seconds of this process) of a full replay of `system`
     into empty derived tables, its commit included; rolled back unless `keep` (the derived tables are empty
@@ -300,6 +352,9 @@ def main(argv: list[str] | None = None) -> dict:
     gc.collect()
     system = RatingSystem.objects.get(code="adlg")
 
+    bulk_create_rate, row_save_rate = _django_writers(system, games=games)
+    say(f"the history's rows written by Django:  bulk_create {bulk_create_rate:,.0f} games/s, "
+        f"a save() per row {row_save_rate:,.0f} games/s (writing alone, the first games)")
     engine_times, replay_times, cpu_times = [], [], []
     for attempt in range(args.repeat):
         releases_finished()  # the replay before frees its objects on a thread of its own: not beside the engine
@@ -355,6 +410,10 @@ def main(argv: list[str] | None = None) -> dict:
         # The fastest replay's CPU time, all processes of the machine (PostgreSQL's too) and Python's alone, and
         # the games per second it would reach if that work kept every core busy from start to end: the most
         # that overlapping its steps can give on this machine without less work.
+        # The yardstick of the target, on this machine: Django's own writers on the history's rows alone.
+        "bulk_create_games_per_s": round(bulk_create_rate),
+        "row_save_games_per_s": round(row_save_rate),
+        "replay_vs_bulk_create": round(rated / replay_s / bulk_create_rate, 2),
         "cores": cores,
         "replay_cpu_s": round(machine_cpu, 2) if machine_cpu is not None else None,
         "replay_python_cpu_s": round(process_cpu, 2),
