@@ -226,12 +226,11 @@ def _django_writers(system, *, games: int) -> tuple[float, float]:
     most those writers could reach."""
     from django.db import transaction
 
-    from players.models import SPARE_ID
     from ratings.engine import collector_paused, replay
-    from ratings.event_columns import EventExpansion
     from ratings.facts import facts_load
     from ratings.history_writer import EVENT_COLUMNS
     from ratings.models import RatingEvent
+    from ratings.services import _event_expansion
 
     rates = []
     with collector_paused():
@@ -239,11 +238,8 @@ def _django_writers(system, *, games: int) -> tuple[float, float]:
         history = replay(system.get_ruleset(), tournaments=facts.tournaments, openings=facts.openings,
                          closed_years=facts.closed_years, excluded=facts.excluded)
         for count, bulk in ((min(games, BULK_CREATE_GAMES), True), (min(games, ROW_SAVE_GAMES), False)):
-            expansion = EventExpansion(
-                code=system.code, end_of={tid: t.end for tid, t in facts.info.items()}, result_of=facts.result_of(),
-                values=system.get_ruleset().result_values, first_seq=1,
-                start_games={opening.player: opening.games for opening in facts.openings}, start_played={},
-                spare=SPARE_ID)
+            expansion = _event_expansion(system, facts, first_seq=1, start_played={},
+                                         start_games={opening.player: opening.games for opening in facts.openings})
             rows = list(expansion.next(history.games[:count], []).tuples())
             started = time.perf_counter()
             with transaction.atomic():
@@ -407,13 +403,13 @@ def main(argv: list[str] | None = None) -> dict:
         "repeat": args.repeat,
         "append_s": round(append_s, 3),
         "old_correction_s": round(old_correction_s, 3),
-        # The fastest replay's CPU time, all processes of the machine (PostgreSQL's too) and Python's alone, and
-        # the games per second it would reach if that work kept every core busy from start to end: the most
-        # that overlapping its steps can give on this machine without less work.
         # The yardstick of the target, on this machine: Django's own writers on the history's rows alone.
         "bulk_create_games_per_s": round(bulk_create_rate),
         "row_save_games_per_s": round(row_save_rate),
         "replay_vs_bulk_create": round(rated / replay_s / bulk_create_rate, 2),
+        # The fastest replay's CPU time, all processes of the machine (PostgreSQL's too) and Python's alone, and
+        # the games per second it would reach if that work kept every core busy from start to end: the most
+        # that overlapping its steps can give on this machine without less work.
         "cores": cores,
         "replay_cpu_s": round(machine_cpu, 2) if machine_cpu is not None else None,
         "replay_python_cpu_s": round(process_cpu, 2),
