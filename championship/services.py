@@ -29,7 +29,7 @@ from championship.year_tables import Placings, Results, YearTables, year_tables
 from players.models import Player
 from ratings.copy_binary import BinaryCopy, Column, column_of
 from ratings.history_writer import binary_types, bulk_rows, other_systems, replacing, rows_insert, rows_update
-from ratings.sorted_lookup import sorted_lookup
+from ratings.sorted_lookup import index_lookup
 from tournaments.models import Registration, Tournament
 
 RESULT_COLUMNS = ("tournament_id", "player_id", "year", "points", "counted")
@@ -172,11 +172,10 @@ def _add_replayed(columns: _Columns, replayed: Mapping[int, tuple], placings: Pl
     end = np.array([day.toordinal() for day in ends], dtype=np.int64)
     rounds, worlds = np.array(rounds, dtype=np.int64), np.array(worlds, dtype=bool)
     country = np.array([columns.country_code(code) for code in countries], dtype=np.int64)
-    by_id = np.argsort(tids)
-    found, known = sorted_lookup(tids[by_id], placings.tournament)
+    place, known = index_lookup(tids, placings.tournament)  # each row's tournament's place in `replayed`
     pool_size = placings.pool_sizes()
     rows = np.flatnonzero(known & (placings.games > 0))  # a player who played no round earns no result
-    at = by_id[found[rows]]  # each row's tournament's place in `replayed`
+    at = place[rows]
     order = np.argsort(at, kind="stable")
     rows, at = rows[order], at[order]
     # The points depend on six small numbers that recur all over a history: worked out once per combination.

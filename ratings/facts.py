@@ -18,7 +18,7 @@ from ratings.column_reads import BOOL, INT, OPTIONAL, TEXT, columns_read, rows_a
 from ratings.engine import Game, Opening, Tournament
 from ratings.history_writer import bulk_rows
 from ratings.models import ClosedYear, RatingSystem
-from ratings.sorted_lookup import sorted_lookup
+from ratings.sorted_lookup import index_lookup
 from ratings.write_behind import write_behind
 from tournaments.models import Game as GameRow
 from tournaments.models import Registration
@@ -163,12 +163,9 @@ def _by_tournament(columns: list[np.ndarray], tids: list[int]) -> list[np.ndarra
     """`columns` (the tournament's ID first) grouped tournament by tournament in the order of `tids` (each
     tournament's rows in their order), followed by where each tournament's rows start (one more: the end).
     Rows of other tournaments are left out: a tournament stored after `tids` were read waits for its own replay."""
-    ids = np.array(tids, dtype=np.int64)
-    by_id = np.argsort(ids)
-    found, known = sorted_lookup(ids[by_id], columns[0])
+    position, known = index_lookup(np.array(tids, dtype=np.int64), columns[0])  # each row's place in `tids`
     if not known.all():
-        columns, found = [column[known] for column in columns], found[known]
-    position = by_id[found]  # each row's tournament's place in `tids`
+        columns, position = [column[known] for column in columns], position[known]
     if np.any(position[1:] < position[:-1]):  # read in another order than the tournaments'
         order = np.argsort(position, kind="stable")
         columns = [column[order] for column in columns]

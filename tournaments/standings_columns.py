@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ratings.sorted_lookup import sorted_lookup
+from ratings.sorted_lookup import index_lookup
 from tournaments.scoring import (
     DRAWS,
     GAME_FIGURES,
@@ -158,10 +158,8 @@ def entrant_keys(tournament: np.ndarray, player: np.ndarray) -> np.ndarray:
 
 def _entrant_index(entrants: Entrants, tournament: np.ndarray, player: np.ndarray) -> np.ndarray:
     """The entrant index of each (tournament, player), -1 where the player is not a ranked entrant."""
-    keys = entrant_keys(entrants.tournament, entrants.player)
-    by_key = np.argsort(keys, kind="stable")
-    found, hit = sorted_lookup(keys[by_key], entrant_keys(tournament, player))
-    return np.where(hit, by_key[found] if len(keys) else 0, -1)
+    found, hit = index_lookup(entrant_keys(entrants.tournament, entrants.player), entrant_keys(tournament, player))
+    return np.where(hit, found, -1)
 
 
 def _figures(system: str, games: Games, wanted: np.ndarray) -> tuple[np.ndarray, ...]:
