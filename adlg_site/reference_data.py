@@ -10,11 +10,12 @@ import gettext
 
 from django.apps import apps as global_apps
 
+from rules.rulesets import SPARE_ID
+
 RATING_SYSTEMS = [
     ("adlg", "L'Art de la Guerre", "adlg-2018"),
     ("battle-empire", "Battle Empire", "battle-empire"),
 ]
-SPARE_ID = 99
 
 
 def ensure_players_reference(apps=global_apps) -> None:

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.synthetic import Federation, make_federation  # noqa: E402
 from ratings.engine import SPARE_ID, replay  # noqa: E402
-from ratings.rulesets import get_ruleset  # noqa: E402
+from rules.rulesets import get_ruleset  # noqa: E402
 
 
 def _in_order(federation: Federation) -> list:

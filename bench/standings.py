@@ -40,7 +40,7 @@ if not apps.ready:  # run as a script (the tests import it with Django already s
 from bench.synthetic import make_federation  # noqa: E402
 from ratings.engine import SPARE_ID, Game, Tournament, replay  # noqa: E402
 from ratings.facts import TournamentInfo, facts_of  # noqa: E402
-from ratings.rulesets import get_ruleset  # noqa: E402
+from rules.rulesets import get_ruleset  # noqa: E402
 
 RULESETS = {"adlg": "adlg-2018", "battle-empire": "battle-empire"}
 RENUMBER = 10_000_000  # pool B's players of a merged tournament: ids no synthetic player has

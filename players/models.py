@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-SPARE_ID = 99
+from rules.rulesets import SPARE_ID
 
 
 class Country(models.Model):

@@ -29,8 +29,8 @@ from ratings.models import PlayerRating, RatingEvent, RatingSystem
 from ratings.positions import with_positions
 from ratings.ranks import NextRank, next_rank
 from ratings.rating_list import player_search_q
-from ratings.rulesets import Rank, Ruleset
 from ratings.selectors import rank_by_code
+from rules.rulesets import Rank, Ruleset
 from tournaments.models import Standing, Tournament
 
 MAX_MERGE_HOPS = 10

@@ -1,4 +1,4 @@
-"""Read API of the rating systems and of the rulesets (RULES.md §1, read from ratings.rulesets.RULESETS)."""
+"""Read API of the rating systems and of the rulesets (RULES.md §1, read from rules.rulesets.RULESETS)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 
 from players.api import ERRORS, PublicReadMixin
 from ratings.models import RatingSystem
-from ratings.rulesets import RULESETS
+from rules.rulesets import RULESETS
 
 
 class KBandSerializer(serializers.Serializer):

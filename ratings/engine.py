@@ -10,7 +10,7 @@ K
     The most one game can move a rating (ruleset K bands, read from rating and games).
 expected score (P)
     P_A = 1 / (1 + 10^((N_B - N_A) / D)), D the ruleset's scale; P_B = 1 - P_A. Differences are clamped to
-    +/- 10 x D (see ratings.rulesets), in the readable helpers and in the engine alike.
+    +/- 10 x D (see rules.rulesets), in the readable helpers and in the engine alike.
 result value (S)
     What a side scores for Elo (1, 0.5, 0; Battle Empire up to 1.5), from the result code.
 raw change
@@ -60,9 +60,8 @@ from itertools import repeat
 from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
-from ratings.rulesets import Ruleset
+from rules.rulesets import SPARE_ID, Ruleset
 
-SPARE_ID = 99
 _SPARE = -1  # dense index of the spare
 _EXCLUDED = -2  # dense index of an excluded player
 _NEVER = 10**9  # a year no one reaches

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 def validate_ruleset(code: str) -> None:
     from django.core.exceptions import ValidationError
 
-    from ratings.rulesets import RULESETS
+    from rules.rulesets import RULESETS
 
     if code not in RULESETS:
         raise ValidationError(_("Unknown ruleset %(code)s: choose one of %(codes)s."),
@@ -37,7 +37,7 @@ class RatingSystem(models.Model):
         return self.name
 
     def get_ruleset(self):
-        from ratings.rulesets import get_ruleset
+        from rules.rulesets import get_ruleset
 
         return get_ruleset(self.ruleset)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ratings.rulesets import Rank, Ruleset
+from rules.rulesets import Rank, Ruleset
 
 
 @dataclass(frozen=True, slots=True)

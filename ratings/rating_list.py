@@ -34,7 +34,7 @@ from players.models import SPARE_ID, Player, RetiredId
 from ratings.models import PlayerRating, RatingSystem
 from ratings.positions import Positions, with_positions
 from ratings.ranks import rank_by_code
-from ratings.rulesets import Ruleset
+from rules.rulesets import Ruleset
 
 ACTIVE_DAYS = 365
 # A search reads all its keys in order in one query (one name scan per page) when they are at most this many.

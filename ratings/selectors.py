@@ -19,7 +19,7 @@ from ratings.models import PlayerRating, RatingSystem
 from ratings.positions import with_positions
 from ratings.ranks import rank_by_code, ruleset_ranks  # noqa: F401 - the pages read both from here
 from ratings.rating_list import SORTS
-from ratings.rulesets import Rank, Ruleset
+from rules.rulesets import Rank, Ruleset
 
 
 def language_is_french(language: str | None) -> bool:

@@ -18,7 +18,6 @@ from django.utils.translation import gettext as _
 
 from ratings.models import RatingSystem
 from ratings.rating_list import RatingListPaginator, rating_list, rating_rows
-from ratings.rulesets import RULESETS, Ruleset
 from ratings.selectors import (
     country_name,
     filter_choices,
@@ -27,6 +26,7 @@ from ratings.selectors import (
     rating_systems,
     ruleset_ranks,
 )
+from rules.rulesets import RULESETS, Ruleset
 
 PAGE_SIZE = 50
 EXPORT_CHUNK = 2000

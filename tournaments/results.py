@@ -29,8 +29,8 @@ from ratings.engine import History, collector_paused
 from ratings.event_columns import RecordColumns, record_columns
 from ratings.facts import Facts
 from ratings.history_writer import binary_types, other_systems, replacing, rows_insert, rows_merge
-from ratings.rulesets import Ruleset
 from ratings.sorted_lookup import sorted_lookup
+from rules.rulesets import Ruleset
 from tournaments.models import Standing, Tournament, TournamentOutcome
 from tournaments.scoring import charter_failures_from_rows, standings_from_rows
 from tournaments.standings_columns import (

@@ -38,10 +38,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 
-from ratings.rulesets import BATTLE_EMPIRE
+from rules.rulesets import BATTLE_EMPIRE, SPARE_ID
 
 SYSTEMS = ("adlg", "battle-empire")
-SPARE_ID = 99
 FORFEITS = {"FA": "A", "FB": "B"}  # code -> winning side
 ADLG_RESULTS = ("A", "B", "D", "DD", "FA", "FB")
 PENALTY_SYSTEMS = ("adlg",)

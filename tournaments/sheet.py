@@ -49,6 +49,7 @@ from openpyxl.reader.excel import ExcelReader
 from openpyxl.utils.cell import column_index_from_string, coordinate_from_string, get_column_letter
 from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 
+from rules.rulesets import SPARE_ID
 from tournaments import sheet_messages
 
 # openpyxl parses with defusedxml only when it is installed; without it an entity bomb would reach the stdlib
@@ -59,7 +60,7 @@ if not openpyxl.xml.DEFUSEDXML:  # pragma: no cover - depends on the environment
 logger = logging.getLogger(__name__)
 
 FORMAT = "adlg-result-sheet/1"
-SPARE = "99"
+SPARE = str(SPARE_ID)
 SHEETS = ("Tournament", "Players", "Games")
 
 MAX_BYTES = 5 * 1024 * 1024

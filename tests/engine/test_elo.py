@@ -19,7 +19,7 @@ from ratings.engine import (
     tournament_change,
 )
 from ratings.ranks import next_rank, rank_for
-from ratings.rulesets import (
+from rules.rulesets import (
     ADLG_2018,
     BATTLE_EMPIRE,
     CLASSIC_ELO,

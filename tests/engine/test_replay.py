@@ -21,7 +21,7 @@ from ratings.engine import (
     replay,
     tournament_change,
 )
-from ratings.rulesets import ADLG_2018, BATTLE_EMPIRE, CLASSIC_ELO, RULESETS, get_ruleset
+from rules.rulesets import ADLG_2018, BATTLE_EMPIRE, CLASSIC_ELO, RULESETS, get_ruleset
 from tests.engine.factories import ADLG_RESULTS, SPARE, histories, tournament
 
 BE_RESULTS = st.sampled_from(["A", "A+", "A++", "B", "B+", "B++", "D"])

@@ -8,7 +8,7 @@ import pytest
 
 from bench.synthetic import make_federation
 from ratings.engine import GameRecord, replay
-from ratings.rulesets import RULESETS, get_ruleset
+from rules.rulesets import RULESETS, get_ruleset
 
 SPARE = 99
 

@@ -12,7 +12,7 @@ import pytest
 from championship.points import round_points, tournament_points
 from ratings.engine import game_change, inactivity_adjusted, tournament_change
 from ratings.ranks import rank_for
-from ratings.rulesets import get_ruleset
+from rules.rulesets import get_ruleset
 from tournaments.scoring import game_scores
 
 VECTORS = json.loads((Path(__file__).resolve().parent.parent / "data" / "vectors.json").read_text())

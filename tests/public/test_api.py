@@ -11,7 +11,7 @@ from django.core.management import call_command
 from championship.models import ChampionshipTotal
 from players.models import Player
 from ratings.models import RatingEvent
-from ratings.rulesets import RULESETS
+from rules.rulesets import RULESETS
 from tests import factories as f
 
 

@@ -10,7 +10,7 @@ import pytest
 from players.models import Player
 from ratings.engine import game_change
 from ratings.models import RatingEvent
-from ratings.rulesets import get_ruleset
+from rules.rulesets import get_ruleset
 from tests import factories as f
 from tests.public.conftest import text
 

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings.engine import game_change, round_change
-from ratings.rulesets import RULESETS, get_ruleset
 from ratings.selectors import game_calculation
+from rules.rulesets import RULESETS, get_ruleset
 from tests.public.conftest import text
 
 CHARTER_EXAMPLE = {"system": "adlg", "rating_a": 1000, "games_a": 0, "rating_b": 1200, "games_b": 10, "result": "A"}

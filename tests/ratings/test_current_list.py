@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from players.models import SPARE_ID
 from ratings.current_list import StoredList, list_changes
 from ratings.engine import Opening, PlayerState
-from ratings.rulesets import get_ruleset
+from rules.rulesets import get_ruleset
 
 RULESET = get_ruleset("adlg-2018")
 PLAYERS = range(1, 40)

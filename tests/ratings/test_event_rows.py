@@ -14,7 +14,7 @@ from players.models import SPARE_ID
 from ratings.engine import replay
 from ratings.event_columns import EventExpansion, RecordColumns, event_columns, record_columns
 from ratings.history_writer import EVENT_COLUMNS, rows_insert
-from ratings.rulesets import get_ruleset
+from rules.rulesets import get_ruleset
 
 
 def reference_rows(code, history, *, end_of, result_of, values, first_seq, start_games, start_played):

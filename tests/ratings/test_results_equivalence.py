@@ -26,8 +26,8 @@ from ratings.event_columns import record_columns
 from ratings.facts import Facts, TournamentInfo, facts_load, facts_of
 from ratings.history_writer import binary_types, rows_insert
 from ratings.models import RatingSystem
-from ratings.rulesets import get_ruleset
 from ratings.services import replay_from_scratch
+from rules.rulesets import get_ruleset
 from tests.engine.test_scoring_speed_equivalence import reference_charter_failures, reference_standings
 from tests.ratings.helpers import imported, roster, sheet
 from tests.sheets.builders import SheetBuilder

@@ -41,6 +41,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+# The stand-in for the odd player of a pool (charter App. 2 §2.b): rated at `Ruleset.spare_rating`, never changed,
+# never listed. The one definition of its ID.
+SPARE_ID = 99
+
 PERIODS = ("game", "tournament")
 ROUNDINGS = ("truncate", "half_away")
 # How many scale units of rating difference the expected score distinguishes (see module docstring).
