@@ -43,7 +43,7 @@ from django.utils import timezone  # noqa: E402
 from players.models import SPARE_ID, Club, Player, RetiredId  # noqa: E402
 from ratings.models import PlayerRating, RatingSystem  # noqa: E402
 from ratings.positions import rating_counts_recount  # noqa: E402
-from ratings.ranks import rank_for  # noqa: E402
+from rules.ranks import rank_for  # noqa: E402
 
 SYSTEM = "adlg"
 COUNTRIES = ["FR", "BE", "IT", "ES", "GB", "DE", "CH", "NL", "US", "AU", "PT", "PL"]

@@ -1,4 +1,4 @@
-"""A synthetic federation for benchmarks and long-history tests: engine inputs, deterministic for a seed.
+"""A synthetic federation for benchmarks and long-history tests: the rules' plain facts, deterministic for a seed.
 
 Terms
 -----
@@ -12,7 +12,8 @@ activity
     How often a player enters tournaments: a few players play a lot, most rarely (as in the real data).
 Swiss-ish pairing
     Round 1 random; later rounds pair neighbours in the current standings (wins, then a random draw).
-    An odd player meets the spare. A few games are forfeits; some last-round games are free.
+    An odd player meets the spare. A few games are forfeits; some last-round games are free. Played games have
+    losses (the AdlG scores read them); players belong to a few dozen clubs.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ import random
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from ratings.engine import SPARE_ID, Game, Opening, Tournament
+from rules.facts import Entrant, Game, Opening, Tournament
+from rules.rulesets import SPARE_ID
 
 FORFEIT_RATE = 0.005
 DRAW_RATE = 0.10
@@ -70,6 +72,7 @@ class _Builder:
         self.players = players
         self.strength = {p: rng.gauss(0.0, 150.0) for p in players}
         self.strength[SPARE_ID] = -100.0
+        self.club = {p: f"Club {rng.randrange(40)}" if rng.random() < 0.9 else None for p in players}
         self.next_game = 1
 
     def entrants(self, size: int) -> list[int]:
@@ -97,14 +100,19 @@ class _Builder:
                 a, b = order[2 * table], order[2 * table + 1]
                 result = _result(rng, strength[a] - strength[b], self.vocabulary)
                 free = rnd == rounds and rnd > 1 and rng.random() < FREE_RATE
-                games.append(Game(self.next_game, rnd, table + 1, a, b, result, free))
+                losses = (None, None)
+                if self.vocabulary == "adlg" and result in ("A", "B", "D"):
+                    winner_losses, loser_losses = rng.randrange(0, 60), rng.randrange(40, 101)
+                    losses = (loser_losses, winner_losses) if result == "B" else (winner_losses, loser_losses)
+                games.append(Game(self.next_game, rnd, table + 1, a, b, result, *losses, free=free))
                 self.next_game += 1
                 side = result.strip("F+")  # FA -> A, B++ -> B, DD stays
                 winner = a if side == "A" else b if side == "B" else None
                 if winner in wins:
                     wins[winner] += 1
         end = start + timedelta(days=rng.choice((0, 1, 1, 2)))
-        return Tournament(tid, start, end, official=rng.random() > 0.03, games=games, players=entrants)
+        return Tournament(tid, start, end, official=rng.random() > 0.03, games=games, rounds=rounds,
+                          entrants=[Entrant(p, "A", 0, self.club[p]) for p in entrants], country="FR")
 
 
 def _year_weights(years: range) -> list[float]:

@@ -27,9 +27,9 @@ from championship.models import ChampionshipResult, ChampionshipTotal
 from players.models import SPARE_ID, Player
 from ratings.models import PlayerRating, RatingEvent, RatingSystem
 from ratings.positions import with_positions
-from ratings.ranks import NextRank, next_rank
 from ratings.rating_list import player_search_q
 from ratings.selectors import rank_by_code
+from rules.ranks import NextRank, next_rank
 from rules.rulesets import Rank, Ruleset
 from tournaments.models import Standing, Tournament
 

@@ -87,7 +87,7 @@ class PlayerSystemRatingSerializer(_RankNames, serializers.ModelSerializer):
 
     @extend_schema_field(NextRankSerializer(allow_null=True))
     def get_next_rank(self, obj: PlayerRating):
-        from ratings.ranks import next_rank
+        from rules.ranks import next_rank
 
         ruleset = self.context.get("rulesets", {}).get(obj.system_id)
         nxt = next_rank(ruleset, obj.rating, obj.games) if ruleset else None

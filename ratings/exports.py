@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ratings.models import PlayerRating, RatingSystem
-from ratings.ranks import rank_by_code
+from rules.ranks import rank_by_code
 
 RATING_COLUMNS = ("id", "last_name", "first_name", "country", "club", "rating", "rank", "games")
 

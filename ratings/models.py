@@ -185,28 +185,6 @@ class RatingCount(models.Model):
         return f"{self.system_id} {self.rating}: {self.players}"
 
 
-class DerivedRowsMark(models.Model):
-    """The mark that a system's derived rows are stored: written by every replay in the transaction that
-    writes them. Derived.
-
-    On PostgreSQL the derived tables, this one included, are UNLOGGED (migration ratings/0011): they are
-    rebuilt from the facts at will, so they skip the write-ahead log (a full replay at a million games wrote
-    625 MB of it). The price is that crash recovery empties them; it empties this mark with them. The
-    periodic sweep then requests a replay from scratch of the system (ratings.requests), and a replay from a
-    date that finds no history stored before it runs from scratch anyway (ratings.services).
-    """
-
-    system = models.OneToOneField(RatingSystem, on_delete=models.CASCADE, primary_key=True, db_constraint=False,
-                                  related_name="+")
-    replayed_at = models.DateTimeField(_("replayed at"))
-
-    class Meta:
-        verbose_name = _("derived rows mark")
-
-    def __str__(self) -> str:
-        return f"{self.system_id} derived rows as of {self.replayed_at}"
-
-
 class ReplayRequest(models.Model):
     """A request to bring one system's derived rows up to date, written in the same transaction as the facts.
 

@@ -33,7 +33,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from players.models import SPARE_ID, Player, RetiredId
 from ratings.models import PlayerRating, RatingSystem
 from ratings.positions import Positions, with_positions
-from ratings.ranks import rank_by_code
+from rules.ranks import rank_by_code
 from rules.rulesets import Ruleset
 
 ACTIVE_DAYS = 365
@@ -207,7 +207,7 @@ def rating_list(
 
 
 def rank_rating_bounds(ruleset: Ruleset, code: str) -> tuple[int | None, int | None]:
-    """The ratings a holder of rank `code` can have, [low, high), read from the ladder as ratings.ranks
+    """The ratings a holder of rank `code` can have, [low, high), read from the ladder as rules.ranks
     gives ranks: a band is held from its rating on; a higher band that needs no games takes over at its
     rating; below the first band that needs games, reaching it makes the player unproven or gated."""
     rank = rank_by_code(ruleset, code)

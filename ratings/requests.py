@@ -6,9 +6,8 @@ from datetime import date, datetime
 
 from django.db import transaction
 
-from players.models import OpeningBalance
-from ratings.models import DerivedRowsMark, RatingSystem, ReplayRequest
-from tournaments.models import Game, Sheet
+from ratings.models import RatingSystem, ReplayRequest
+from tournaments.models import Sheet
 
 
 def replay_request(*, system: RatingSystem | str, since: date | None, reason: str) -> ReplayRequest:
@@ -27,22 +26,6 @@ def replay_request(*, system: RatingSystem | str, since: date | None, reason: st
 
     transaction.on_commit(enqueue, robust=True)
     return request
-
-
-def lost_rows_replay_requested() -> list[str]:
-    """Request a replay from scratch of every system whose derived rows are gone though its facts call for
-    some: what PostgreSQL's crash recovery leaves, emptying the unlogged derived tables (ratings.models). A
-    system with a request still open is left to it: a replay that finds no rows starts from scratch anyway.
-    Returns the systems requested."""
-    marked = DerivedRowsMark.objects.values_list("system_id", flat=True)
-    waiting = ReplayRequest.objects.filter(status__in=ReplayRequest.OPEN).values_list("system_id", flat=True)
-    systems = RatingSystem.objects.exclude(code__in=marked).exclude(code__in=waiting).values_list("code", flat=True)
-    lost = [code for code in systems
-            if Game.objects.filter(tournament__system_id=code).exists()
-            or OpeningBalance.objects.filter(system_id=code).exists()]
-    for code in lost:
-        replay_request(system=code, since=None, reason="derived rows missing (database crash recovery)")
-    return lost
 
 
 def requests_failed_retried(*, before: datetime) -> set[str]:

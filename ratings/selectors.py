@@ -7,18 +7,21 @@ Every function returns a queryset or plain values in a fixed number of queries, 
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
+from datetime import date
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Exists, OuterRef, QuerySet
 
 from players.models import SPARE_ID, Club, Country, Player
-from ratings.engine import game_change, result_values
-from ratings.models import PlayerRating, RatingSystem
+from ratings.models import PlayerRating, RatingEvent, RatingSystem
 from ratings.positions import with_positions
-from ratings.ranks import rank_by_code, ruleset_ranks  # noqa: F401 - the pages read both from here
 from ratings.rating_list import SORTS
+from rules.elo import game_change, result_values
+from rules.facts import PlayerState
+from rules.ranks import rank_by_code, ruleset_ranks  # noqa: F401 - the pages read both from here
 from rules.rulesets import Rank, Ruleset
 
 
@@ -38,6 +41,25 @@ def country_name(country: Country | None, language: str | None) -> str:
     if language_is_french(language) and country.name_fr:
         return country.name_fr
     return country.name
+
+
+def ratings_at(system: RatingSystem, day: date, *, players: Collection[int] | None = None
+               ) -> dict[int, PlayerState]:
+    """Every listed player's state at the start of `day` (only those of `players` when given): the state their
+    first event on or after `day` recorded before it, else their current rating. The replay starts from it."""
+    current = PlayerRating.objects.filter(system=system)
+    later = RatingEvent.objects.filter(system=system, date__gte=day)
+    if players is not None:
+        current, later = current.filter(player_id__in=players), later.filter(player_id__in=players)
+    state = {player: PlayerState(rating, games, last) for player, rating, games, last in
+             current.values_list("player_id", "rating", "games", "last_played")}
+    seen: set[int] = set()
+    for player, rating, games, last in later.order_by("date", "seq").values_list(
+            "player_id", "rating_before", "games_before", "last_played_before").iterator(chunk_size=20_000):
+        if player not in seen:
+            seen.add(player)
+            state[player] = PlayerState(rating, games, last)
+    return state
 
 
 def rating_systems() -> list[RatingSystem]:

@@ -9,7 +9,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from ratings.models import ReplayRequest
-from ratings.requests import lost_rows_replay_requested, requests_failed_retried
+from ratings.requests import requests_failed_retried
 from ratings.services import ReplayBusy, replay_failed, replay_pending
 
 logger = logging.getLogger(__name__)
@@ -52,8 +52,7 @@ def enqueue_replay(system_code: str) -> None:
 @shared_task(acks_late=True)
 def sweep_replay_requests(older_than_seconds: int = 60) -> list[str]:
     """Enqueue the systems whose requests have waited too long (lost message, worker killed, broker outage) or
-    failed for good over RETRY_FAILED_AFTER ago, and request a replay of those whose derived rows a database
-    crash has emptied."""
+    failed for good over RETRY_FAILED_AFTER ago."""
     now = timezone.now()
     retried = requests_failed_retried(before=now - RETRY_FAILED_AFTER)
     cutoff = now - timedelta(seconds=older_than_seconds)
@@ -63,7 +62,7 @@ def sweep_replay_requests(older_than_seconds: int = 60) -> list[str]:
     ) | retried)
     for code in systems:
         enqueue_replay(code)
-    return sorted(systems + lost_rows_replay_requested())
+    return systems
 
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=30, max_retries=5)

@@ -30,6 +30,16 @@ rank
 inactivity adjustment
     At the close of a year, an inactive player's rating drops by the amount of the first step whose
     threshold the rating exceeds, never below `inactivity_floor` when there is one.
+scoring
+    How a game counts in a tournament's score (rules.scoring): 'losses', the charter's App. 4 table from the
+    result and the losses (AdlG); 'values', the result value S (Battle Empire, classic Elo).
+penalties, championship
+    Whether referees' penalty points are taken off scores (charter App. 7 §2), and whether the ruleset's
+    tournaments give championship points (charter App. 6): both are L'Art de la Guerre's.
+rating system
+    What a result sheet names (`adlg`, `battle-empire`): a list of its own, rated by one ruleset. The
+    installation's systems and their rulesets are rows of the database; SYSTEM_RULESETS gives each sheet code
+    the ruleset it ships with, and the result codes its sheet accepts.
 expected-score range
     Rating differences beyond +/- 10 x scale are treated as +/- 10 x scale (P moves by less than 1e-10
     beyond that), so the engine can precompute every expected score in a table.
@@ -46,6 +56,7 @@ from types import MappingProxyType
 SPARE_ID = 99
 
 PERIODS = ("game", "tournament")
+SCORINGS = ("losses", "values")
 ROUNDINGS = ("truncate", "half_away")
 # How many scale units of rating difference the expected score distinguishes (see module docstring).
 DIFF_LIMIT_SCALES = 10
@@ -115,6 +126,9 @@ class Ruleset:
     inactivity: tuple[InactivityStep, ...] = ()
     inactivity_floor: int | None = None
     spare_rating: int = 1000
+    scoring: str = "values"
+    penalties: bool = False
+    championship: bool = False
     result_values: Mapping[str, tuple[float, float]] = field(
         init=False, compare=False, hash=False, repr=False
     )
@@ -136,6 +150,11 @@ class Ruleset:
         return frozenset(self.result_values) | self.forfeits
 
     @property
+    def result_codes(self) -> tuple[str, ...]:
+        """The sheet's result codes in the order referees read them: the rated ones, then the forfeits."""
+        return (*(o.code for o in self.outcomes), *sorted(self.forfeits))
+
+    @property
     def max_result_value(self) -> float:
         return max(max(o.a, o.b) for o in self.outcomes)
 
@@ -145,6 +164,8 @@ def _problems(ruleset: Ruleset) -> list[str]:
     problems = []
     if ruleset.period not in PERIODS:
         problems.append(f"period must be one of {PERIODS}")
+    if ruleset.scoring not in SCORINGS:
+        problems.append(f"scoring must be one of {SCORINGS}")
     if ruleset.rounding not in ROUNDINGS:
         problems.append(f"rounding must be one of {ROUNDINGS}")
     if not ruleset.k_bands or ruleset.k_bands[-1] != KBand(ruleset.k_bands[-1].k):
@@ -185,6 +206,9 @@ def _adlg_ranks(names: dict[str, tuple[str, str]], *, grand_master: int, strateg
 
 
 ADLG_2018 = Ruleset(
+    scoring="losses",
+    penalties=True,
+    championship=True,
     code="adlg-2018",
     name="L'Art de la Guerre, charter v3 (2018)",
     initial_rating=1000,
@@ -215,6 +239,9 @@ ADLG_2018 = Ruleset(
 )
 
 ADLG_ANNEX_A = Ruleset(
+    scoring="losses",
+    penalties=True,
+    championship=True,
     code="adlg-annex-a",
     name="L'Art de la Guerre, ELO annex A (before 2018)",
     initial_rating=1000,
@@ -304,6 +331,9 @@ CLASSIC_ELO = Ruleset(
 
 DEFAULT_RULESET = ADLG_2018.code
 RULESETS: dict[str, Ruleset] = {r.code: r for r in (ADLG_2018, ADLG_ANNEX_A, BATTLE_EMPIRE, CLASSIC_ELO)}
+# The rating systems a result sheet names, with the ruleset each ships with (RESULT_SHEET.md `Rating system`).
+SYSTEM_RULESETS: dict[str, str] = {"adlg": ADLG_2018.code, "battle-empire": BATTLE_EMPIRE.code}
+SYSTEM_NAMES: dict[str, str] = {"adlg": "AdlG", "battle-empire": "Battle Empire"}
 
 
 def get_ruleset(code: str = DEFAULT_RULESET) -> Ruleset:

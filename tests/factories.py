@@ -1,7 +1,7 @@
 """Test data for the public pages and the API: facts and the derived rows the replay would write.
 
 The derived rows (PlayerRating, RatingEvent, Standing, TournamentOutcome, ChampionshipResult, ChampionshipTotal)
-are written directly, consistently with the engine (`ratings.engine.game_change`), so the page tests do not
+are written directly, consistently with the engine (`rules.elo.game_change`), so the page tests do not
 depend on the replay service. Every function takes keyword arguments with sensible defaults.
 """
 
@@ -14,10 +14,10 @@ from decimal import Decimal
 
 from championship.models import ChampionshipResult, ChampionshipTotal
 from players.models import Club, Country, Player, RetiredId
-from ratings.engine import game_change
 from ratings.models import PlayerRating, RatingEvent, RatingSystem
 from ratings.positions import rating_counts_recount
-from ratings.ranks import rank_for
+from rules.elo import game_change
+from rules.ranks import rank_for
 from tournaments.models import Game, Registration, Standing, Tournament, TournamentOutcome
 
 _ids = itertools.count(1000)
@@ -147,7 +147,7 @@ def rated_tournament(players: list[Player], *, name: str = "Open de Paris", syst
             for me, opp, s, mine, theirs in ((a, b, sa, game_a, game_b), (b, a, sb, game_b, game_a)):
                 letter = "W" if s > 0.5 else ("D" if s == 0.5 else "L")
                 record[me.id]["WDL".index(letter)] += 1
-                # The shape of tournaments.scoring.RoundDetail (the opponents' score tie-break reads it).
+                # The shape of rules.standings.RoundDetail (the opponents' score tie-break reads it).
                 detail[me.id].append({"round": rnd, "opponent": opp.id, "result": letter, "score": mine,
                                       "opponent_score": theirs, "free": False})
         order = order[:1] + order[-1:] + order[1:-1]  # rotate all but the first: new pairs each round

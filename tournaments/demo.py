@@ -15,7 +15,7 @@ from datetime import date, timedelta
 
 from openpyxl import Workbook
 
-from tournaments.scoring import minimum_rounds
+from rules.charter import minimum_rounds
 
 FIRST_NAMES = {
     "FR": ["Jean", "Pierre", "Michel", "Philippe", "Alain", "Nicolas", "Christophe", "Olivier", "Laurent", "Julien",

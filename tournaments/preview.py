@@ -2,10 +2,10 @@
 
 Terms:
 - *before*: a player's rating and rated games before the tournament, from the stored history: the state the
-  replay service keeps for each player (ratings.services.read_start_state, events dated before the tournament
+  replay service keeps for each player (ratings.selectors.ratings_at, events dated before the tournament
   starts), else the player's opening balance (a rating migrated from the old site), else the ruleset's
   initial rating for a player new to this rating system (every player added by the sheet).
-- *after*: the same after the engine (ratings.engine.replay) has rated this tournament's games alone, the way
+- *after*: the same after the engine (rules.history.replay) has rated this tournament's games alone, the way
   the replay will. Tournaments that end while this one is played, or a year closed since, may still move the
   published values by a point or two: the preview says so.
 - *new player*: a row of the Players sheet with a tag (``N1``, ``N2``…) instead of a federation ID; the real
@@ -17,9 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from players.models import SPARE_ID, OpeningBalance, Player
-from ratings.engine import Game, Opening, Tournament, replay
 from ratings.models import RatingSystem
-from ratings.services import read_start_state
+from ratings.selectors import ratings_at
+from rules.facts import Entrant, Game, Opening, Tournament
+from rules.history import replay
 from tournaments.models import Tournament as TournamentRow
 from tournaments.sheet import ParsedSheet, SheetTournament
 
@@ -94,8 +95,7 @@ def sheet_preview(parsed: ParsedSheet) -> Preview:
             replaced_players = replaces.registrations.count()
     ids = _engine_ids(parsed)
     known_ids = {pid for pid in ids.values() if pid > 0 and pid != SPARE_ID}
-    start_state = {pid: state for pid, state in read_start_state(system, since, players=lambda: known_ids).state.items()
-                   if pid in known_ids}
+    start_state = ratings_at(system, since, players=known_ids)
     openings = [
         Opening(player, rating, games, as_of)
         for player, rating, games, as_of in OpeningBalance.objects.filter(
@@ -108,10 +108,10 @@ def sheet_preview(parsed: ParsedSheet) -> Preview:
         end=info.end,
         official=info.official,
         games=[
-            Game(number, g.round, g.table, ids[g.a], ids[g.b], g.result, g.free)
+            Game(number, g.round, g.table, ids[g.a], ids[g.b], g.result, free=g.free)
             for number, g in enumerate(parsed.games, start=1)
         ],
-        players=[pid for pid in ids.values() if pid != SPARE_ID],
+        entrants=[Entrant(pid) for pid in ids.values() if pid != SPARE_ID],
     )
     history = replay(ruleset, tournaments=[tournament], openings=openings, start_state=start_state)
     before = history.pre_tournament.get(tournament.id, {})
@@ -143,7 +143,7 @@ def sheet_preview(parsed: ParsedSheet) -> Preview:
         tournament=info,
         system_name=system.name,
         games=len(parsed.games),
-        rated_games=len(history.games),
+        rated_games=len({e.game for e in history.events if e.game is not None}),
         players=changes,
         replaces=replaces,
         replaced_games=replaced_games,

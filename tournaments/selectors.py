@@ -30,9 +30,12 @@ from django.utils.translation import gettext as _
 from championship.models import ChampionshipResult
 from players.models import SPARE_ID, Country, Player
 from ratings.models import RatingEvent
+from rules.charter import CharterFailure, charter_failure_message
+from rules.facts import Entrant
+from rules.facts import Game as GameFact
+from rules.standings import RoundDetail
+from rules.standings import standings as pool_standings
 from tournaments.models import Game, Registration, Standing, Tournament, TournamentOutcome
-from tournaments.results import SCORING_SYSTEM
-from tournaments.scoring import CharterFailure, charter_failure_message, standings_from_rows
 
 
 def tournament_list(
@@ -86,7 +89,7 @@ def _language(language: str | None) -> str:
 
 def charter_failure_text(failure: object, language: str | None) -> str:
     """One item of TournamentOutcome.charter_failures ({"code", "params"}) as a sentence, worded by
-    tournaments.scoring; a code it does not know is shown as it is rather than breaking the page."""
+    rules.charter; a code it does not know is shown as it is rather than breaking the page."""
     if isinstance(failure, CharterFailure):
         item = failure
     elif isinstance(failure, Mapping):
@@ -273,19 +276,17 @@ def _side(player: Player, change: int | None) -> Side:
 
 
 def _rounds_by_player(tournament: Tournament, registrations: dict[int, Registration],
-                      games: list[Game]) -> dict[int, list[tuple]]:
-    """Each ranked player's rounds (round, opponent, result from the player's view, score, opponent's score,
-    free), from the games by the scoring rules, exactly as the replay ranked them (tournaments.results)."""
-    system = SCORING_SYSTEM.get(tournament.system.get_ruleset().code, "adlg")
+                      games: list[Game]) -> dict[int, tuple[RoundDetail, ...]]:
+    """Each ranked player's rounds from their view, by the standings' rules, exactly as the replay ranked them."""
     excluded = {p.id for g in games for p in (g.player_a, g.player_b) if p.excluded_at is not None}
-    entrants = [(r.player_id, r.pool, r.penalty, 0) for r in registrations.values()]
-    rows = [(g.id, g.round, g.table, g.player_a_id, g.player_b_id, g.result, g.a_losses, g.b_losses, g.free)
-            for g in games]
+    entrants = [Entrant(r.player_id, r.pool, r.penalty) for r in registrations.values()]
+    facts = [GameFact(g.id, g.round, g.table, g.player_a_id, g.player_b_id, g.result, g.a_losses, g.b_losses, g.free)
+             for g in games]
     try:
-        pools = standings_from_rows(system=system, entrants=entrants, games=rows, excluded=excluded)
+        pools = pool_standings(tournament.system.get_ruleset(), entrants=entrants, games=facts, excluded=excluded)
     except ValueError:
         return {}  # games the sheet checks refuse (only by hand in the admin): no cross-table rather than a 500
-    return {row[1]: row[9] for ranked in pools.values() for row in ranked}
+    return {row.player: row.rounds for ranked in pools.values() for row in ranked}
 
 
 def _pools(
@@ -293,7 +294,7 @@ def _pools(
     registrations: dict[int, Registration],
     points: dict,
     players: dict[int, Player],
-    rounds_of: dict[int, list[tuple]],
+    rounds_of: dict[int, tuple[RoundDetail, ...]],
 ) -> list[Pool]:
     by_pool: dict[str, list[Standing]] = {}
     for standing in standings:
@@ -323,10 +324,9 @@ def _pools(
     return pools
 
 
-def _cell(entry: tuple, rank_of: dict[int, int], players: dict[int, Player]) -> CrossCell | None:
-    """One round of a player (tournaments.scoring: round, opponent, result, score, opponent's score, free), the
-    result seen from the player: W, L, D, DD, FW, FL, W+, W++, L+, L++."""
-    round_no, opponent_id, result, score, _opponent_score, free = entry
+def _cell(entry: RoundDetail, rank_of: dict[int, int], players: dict[int, Player]) -> CrossCell | None:
+    """One round of a player, the result seen from the player: W, L, D, DD, FW, FL, W+, W++, L+, L++."""
+    round_no, opponent_id, result, score, free = entry.round, entry.opponent, entry.result, entry.score, entry.free
     opponent = players.get(opponent_id)
     if opponent is not None and opponent.excluded_at is not None:
         return None

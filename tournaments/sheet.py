@@ -1196,7 +1196,7 @@ class _Reader:
         for the championship, which Battle Empire does not have, so they are checked for AdlG only."""
         if self.fields.get("rating_system") != "adlg":
             return
-        from tournaments.scoring import CharterEntrant, charter_failures
+        from rules.charter import CharterEntrant, charter_failures
 
         playing = {key for game in self.games for key in (game.a, game.b)}
         ranked = [p for p in self.players.values() if p.key != SPARE and p.key in playing]

@@ -8,7 +8,7 @@ Terms:
 - *language*: ``en`` or ``fr``. Anything else (``fr-FR``, ``de``, ``None``) is reduced to one of the two,
   English by default, because every referee of the federation reads one of them.
 - *charter codes*: the warnings about the charter's conditions (App. 1 §3-4). Their wording belongs to
-  ``tournaments.scoring``, which the standings pages share, so they are not duplicated here.
+  ``rules.charter``, which the standings pages share, so they are not duplicated here.
 
 Each message is one or two sentences: what is wrong, then what to do. Sheet labels and column headers are
 quoted as they are written in the workbook (in English), also in the French messages, so the referee can find
@@ -21,7 +21,7 @@ from collections.abc import Mapping
 
 LANGUAGES = ("en", "fr")
 
-# Codes whose message is written by tournaments.scoring (see the module docstring).
+# Codes whose message is written by rules.charter (see the module docstring).
 CHARTER_CODES = frozenset(
     {"not_official", "too_few_players", "too_few_clubs", "club_over_two_thirds", "too_few_rounds"}
 )
@@ -357,7 +357,6 @@ def render(*, code: str, params: Mapping[str, object], lang: str | None = "en") 
 
 
 def _charter_message(*, code: str, params: Mapping[str, object], lang: str) -> str:
-    # Imported here: scoring is a sibling module that must not be needed to read a sheet's structure.
-    from tournaments.scoring import CharterFailure, charter_failure_message
+    from rules.charter import CharterFailure, charter_failure_message
 
     return charter_failure_message(CharterFailure(code=code, params=dict(params)), lang)

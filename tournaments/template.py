@@ -11,7 +11,7 @@ Terms:
   result and the losses, minus penalty points, never below 0; Battle Empire sums 0/0.5/1/1.25/1.5), the
   opponents' score (sum of the opponents' tournament scores, forfeits and free games left out; the spare's
   score is its score in that pool) and the rank in the pool by score then opponents' score. Every registered
-  player is ranked, one without a game with 0, as tournaments.scoring does. Later tie-breaks (the game
+  player is ranked, one without a game with 0, as rules.standings does. Later tie-breaks (the game
   between the two, the rating, the ID) need the site's data, so equal players share a rank offline. The
   formulas use the template's own columns and rows: a referee who moves columns keeps a valid sheet, but the
   offline standings then go wrong. They cover the first STANDINGS_PLAYERS players (or more when pre-filled)

@@ -8,8 +8,8 @@ from datetime import date
 import pytest
 
 from players.models import Player
-from ratings.engine import game_change
 from ratings.models import RatingEvent
+from rules.elo import game_change
 from rules.rulesets import get_ruleset
 from tests import factories as f
 from tests.public.conftest import text

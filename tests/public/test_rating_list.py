@@ -11,8 +11,8 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from players.models import Player
-from ratings.ranks import rank_for
 from ratings.rating_list import rank_rating_bounds
+from rules.ranks import rank_for
 from rules.rulesets import RULESETS
 from tests import factories as f
 from tests.public.conftest import text

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.engine import game_change, round_change
 from ratings.selectors import game_calculation
+from rules.elo import game_change, round_change
 from rules.rulesets import RULESETS, get_ruleset
 from tests.public.conftest import text
 

@@ -147,3 +147,22 @@ def test_tournament_pages_take_the_same_queries_whatever_the_size(visitor, db, d
     # systems, years, countries, count, page
     with django_assert_num_queries(5):
         assert visitor.get("/tournaments/", {"country": "FR"}).status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)  # the replay runs when the import commits
+def test_the_tournament_pages_cross_table_is_worked_out_from_the_games():
+    # Not stored by the replay: read from the games by the standings rules (tournaments.selectors).
+    from tests.ratings.helpers import imported, roster, sheet
+    from tournaments.selectors import tournament_detail
+
+    roster()
+    outcome = imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
+    detail = tournament_detail(tournament_id=outcome.tournament_id, language="en")
+    (pool,) = detail.pools
+    lines = {line.standing.player_id: line for line in pool.lines}
+    rank = {player: line.standing.rank for player, line in lines.items()}
+    cells = {cell.round: cell for cell in lines[105].cells}
+    assert (cells[1].result, cells[1].opponent_rank) == ("DD", rank[108])
+    assert cells[2].result == "FW" and "forfeit" in cells[2].note
+    assert (cells[3].letter, cells[3].opponent.pk, cells[3].opponent_rank) == ("L", 101, rank[101])
+    assert pool.rounds == [1, 2, 3] and all(len(line.cells) == 3 for line in pool.lines)

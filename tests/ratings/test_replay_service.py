@@ -130,100 +130,42 @@ def test_positions_count_the_players_rated_higher_and_ties_share_one():
     assert positions.of(ratings[0]) == 1
 
 
-def test_a_full_replay_on_postgresql_leaves_the_indexes_and_constraints_as_they_were():
-    # A full replay drops the derived tables' indexes, primary keys and unique constraints and builds them again.
-    from django.db import connection
-
+def test_a_replay_into_emptied_derived_tables_writes_every_row_back_as_it_was():
+    # The rating rows take their player's country and club from the database's insert trigger.
     from championship.models import ChampionshipResult, ChampionshipTotal
-    from tournaments.models import Standing
-
-    if connection.vendor != "postgresql":
-        pytest.skip("index suspension is PostgreSQL's")
-    roster()
-    imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
-    tables = [model._meta.db_table for model in (RatingEvent, Standing, ChampionshipResult, ChampionshipTotal)]
-
-    def schema() -> list[tuple]:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT tablename, indexname, indexdef FROM pg_indexes WHERE tablename = ANY(%s) "
-                           "ORDER BY 1, 2", [tables])
-            indexes = cursor.fetchall()
-            cursor.execute("SELECT conrelid::regclass::text, conname, contype, pg_get_constraintdef(oid) "
-                           "FROM pg_constraint WHERE conrelid::regclass::text = ANY(%s) ORDER BY 1, 2", [tables])
-            return indexes + cursor.fetchall()
-
-    before, stored = schema(), derived_state()
-    names = {row[1] for row in before}
-    assert {"event_player_history", "event_system_date", f"{tables[0]}_pkey", "one_standing_per_player",
-            "one_result_per_tournament", "one_total_per_player_year"} <= names
-    # Emptied, the derived tables take the bulk path of a first replay: the one that suspends their indexes.
-    for model in (RatingEvent, Standing, ChampionshipResult, ChampionshipTotal, PlayerRating):
-        model.objects.all().delete()
-    replay_from_scratch(system=RatingSystem.objects.get(code="adlg"))
-    assert derived_state() == stored
-    assert schema() == before
-
-
-def test_a_first_replay_hands_out_new_keys_and_moves_each_sequence_past_them():
-    # On PostgreSQL the bulk path of a first replay gives the rows their keys itself: they must be new keys,
-    # and the rows the database numbers later (a replay from a date merges its rows in) must not reuse one.
-    from django.db import connection
-
-    from championship.models import ChampionshipResult, ChampionshipTotal
-
-    if connection.vendor != "postgresql":
-        pytest.skip("the writer hands out keys on PostgreSQL only")
-    roster()
-    imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
-    models = (RatingEvent, Standing, ChampionshipResult, ChampionshipTotal)
-    old_keys = {model: set(model.objects.values_list("id", flat=True)) for model in models}
-    for model in models:
-        model.objects.all().delete()
-    replay_from_scratch(system=RatingSystem.objects.get(code="adlg"))
-    keys = {model: sorted(model.objects.values_list("id", flat=True)) for model in models}
-    for model in models:
-        assert keys[model] == list(range(keys[model][0], keys[model][0] + len(keys[model]))), model
-        assert keys[model][0] > max(old_keys[model]), model
-    events = list(RatingEvent.objects.order_by("id").values_list("seq", flat=True))
-    assert events == sorted(events)
-    imported(sheet(name="Summer Clash", start=date(2024, 6, 15)))  # merged in by a replay from its date
-    for model in (RatingEvent, Standing, ChampionshipResult):
-        later = set(model.objects.values_list("id", flat=True)) - set(keys[model])
-        assert later and min(later) > keys[model][-1], model
-
-
-@pytest.mark.parametrize("emptied", [True, False], ids=["places read before the replay", "places read by the writer"])
-def test_many_new_current_ratings_are_written_with_their_indexes_rebuilt(monkeypatch, emptied):
-    # Past BULK_RATINGS new rows (a first replay) the list's indexes are rebuilt, not maintained: the rows,
-    # the country copied onto them and the indexes must come out as they were. The players' places are read
-    # up front when the list is empty, else by the writer.
-    from django.db import connection
-
-    from ratings import current_list
+    from ratings.models import RatingCount
+    from tournaments.models import TournamentOutcome
 
     roster()
     imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
+    imported(sheet(name="Summer Cup", start=date(2024, 7, 6), two_pools=True))
     stored = derived_state()
-    countries = dict(PlayerRating.objects.values_list("player_id", "country_id"))
-    clubs = dict(PlayerRating.objects.values_list("player_id", "club_id"))
-    table = PlayerRating._meta.db_table
-    with connection.cursor() as cursor:
-        indexes = sorted(index for index in connection.introspection.get_constraints(cursor, table))
-    kept = PlayerRating.objects.order_by("player_id").values_list("id", flat=True)[:0 if emptied else 1]
-    PlayerRating.objects.exclude(id__in=list(kept)).delete()
-    monkeypatch.setattr(current_list, "BULK_RATINGS", 0)
-    replay_from_scratch(system=RatingSystem.objects.get(code="adlg"))
+    places = set(PlayerRating.objects.values_list("player_id", "country_id", "club_id"))
+    assert any(country for _, country, _ in places) and any(club for _, _, club in places)
+    for model in (RatingEvent, PlayerRating, RatingCount, Standing, TournamentOutcome, ChampionshipResult,
+                  ChampionshipTotal):
+        model.objects.all().delete()
+    summary = replay_from_scratch(system=RatingSystem.objects.get(code="adlg"))
     assert derived_state() == stored
-    assert dict(PlayerRating.objects.values_list("player_id", "country_id")) == countries
-    assert dict(PlayerRating.objects.values_list("player_id", "club_id")) == clubs
-    assert any(countries.values()) and any(clubs.values())
-    with connection.cursor() as cursor:
-        assert sorted(connection.introspection.get_constraints(cursor, table)) == indexes
-    # The insert trigger the bulk write switched off is on again: a new rating row still takes its player's place.
-    monkeypatch.undo()
-    PlayerRating.objects.filter(player_id=next(iter(clubs))).delete()
-    replay_from_scratch(system=RatingSystem.objects.get(code="adlg"))
-    assert dict(PlayerRating.objects.values_list("player_id", "club_id")) == clubs
+    assert set(PlayerRating.objects.values_list("player_id", "country_id", "club_id")) == places
+    assert summary.events == len(stored["events"]) > 20
+
+
+def test_a_tournament_at_the_head_of_history_replays_only_itself():
+    from django.db import transaction
+
+    from ratings.replay import ratings_replay
+
+    roster()
+    imported(sheet(name="Summer Cup", start=date(2024, 7, 6), two_pools=True))
+    imported(sheet(name="Autumn Open", start=date(2024, 10, 5)))
+    autumn = RatingEvent.objects.filter(date=date(2024, 10, 6)).count()
+    stored = derived_state()
+    with transaction.atomic():
+        summary = ratings_replay(system=RatingSystem.objects.get(code="adlg"), since=date(2024, 10, 6))
+    assert (summary.since, summary.events) == (date(2024, 10, 6), autumn) and autumn > 0
+    assert derived_state() == stored
+    _scratch_equals_stored()
 
 
 def test_a_tournament_that_stops_counting_leaves_the_championship_of_a_replay_from_scratch():
@@ -247,76 +189,3 @@ def test_a_tournament_that_stops_counting_leaves_the_championship_of_a_replay_fr
     assert totals == set(ChampionshipResult.objects.values_list("player_id", flat=True))
     assert not totals & spring_only
     _scratch_equals_stored()
-
-
-@pytest.mark.parametrize("path", ["first replay", "replay from scratch", "replay from a date"])
-def test_a_history_written_in_parts_while_the_engine_runs_is_the_history_written_at_once(monkeypatch, path):
-    # The replay writes the history part by part as the engine goes (every HISTORY_PART game records): bulk
-    # into an emptied history, merged over a stored one, from scratch or from a date.
-    from championship.models import ChampionshipResult, ChampionshipTotal
-    from ratings import services
-
-    roster()
-    imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
-    imported(sheet(name="Summer Cup", start=date(2024, 7, 6), two_pools=True))
-    monkeypatch.setattr(services, "HISTORY_PART", 2)
-    if path == "replay from a date":
-        imported(sheet(name="Winter Open", start=date(2024, 1, 13)))  # before both: replayed in parts
-        in_parts = derived_state()
-        monkeypatch.undo()
-        _scratch_equals_stored()
-        assert derived_state() == in_parts
-        return
-    stored = derived_state()
-    if path == "first replay":
-        for model in (RatingEvent, Standing, ChampionshipResult, ChampionshipTotal, PlayerRating):
-            model.objects.all().delete()
-    summary = replay_from_scratch(system=RatingSystem.objects.get(code="adlg"))
-    assert derived_state() == stored
-    assert summary.events == len(stored["events"]) > 20
-
-
-def test_a_tournament_at_the_head_of_history_reads_only_the_current_ratings_it_can_change(monkeypatch):
-    from ratings import services
-
-    roster()
-    imported(sheet(name="Summer Cup", start=date(2024, 7, 6), two_pools=True))
-    read = []
-    current_states = services.current_states
-    monkeypatch.setattr(services, "current_states",
-                        lambda system, players=None: read.append(players) or current_states(system, players))
-    imported(sheet(name="Autumn Open", start=date(2024, 10, 5)))  # pool A's players only, after everything
-    listed = set(PlayerRating.objects.values_list("player_id", flat=True))
-    assert len(read) == 1 and read[0] is not None
-    assert listed - set(read[0]), "every listed player was read: the head replay is not restricted"
-    _scratch_equals_stored()
-
-
-def test_a_replay_that_changes_no_fact_writes_no_championship_row(monkeypatch):
-    # Stored points are compared with the new ones in whole cents: equal rows are left alone. The stored rows
-    # come from a first replay's bulk write, so the comparison is not checked against its own writes.
-    from django.db import transaction
-
-    from championship import services as championship
-    from championship.models import ChampionshipResult, ChampionshipTotal
-    from ratings.services import ratings_replay
-
-    roster()
-    imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
-    imported(sheet(name="Summer Cup", start=date(2024, 7, 6), two_pools=True))
-    ChampionshipResult.objects.all().delete()
-    ChampionshipTotal.objects.all().delete()
-    system = RatingSystem.objects.get(code="adlg")
-    replay_from_scratch(system=system)
-    assert ChampionshipResult.objects.count() > 10 and ChampionshipTotal.objects.count() > 5
-    written = []
-    write = championship.championship_write
-    monkeypatch.setattr(championship, "championship_write",
-                        lambda *, system, writes: written.append(writes) or write(system=system, writes=writes))
-    stored = derived_state()
-    with transaction.atomic():
-        summary = ratings_replay(system=system, since=date(2024, 7, 1))  # Summer Cup replayed, Spring Clash kept
-    assert summary.since == date(2024, 7, 1)
-    assert len(written) == 1 and not written[0].bulk
-    assert written[0].results == ([], [], []) and written[0].totals == ([], [], [])
-    assert derived_state() == stored

@@ -1,6 +1,6 @@
 """LibreOffice for the tests: opens a workbook, recalculates its formulas and saves it again as .xlsx.
 
-Used to check the template's Standings formulas against tournaments.scoring and that a sheet saved by
+Used to check the template's Standings formulas against rules.standings and that a sheet saved by
 LibreOffice reads like the original. Tests that need it are skipped where LibreOffice is not installed.
 """
 

@@ -1,4 +1,4 @@
-"""The charter's conditions (App. 1 §3-4) as warnings of the report, through tournaments.scoring.
+"""The charter's conditions (App. 1 §3-4) as warnings of the report, through rules.charter.
 
 Ranked players are the players of the sheet other than the spare who play at least one game; a pool's rounds
 are the distinct rounds with a game of that pool that is not a free game.
@@ -6,11 +6,7 @@ are the distinct rounds with a game of that pool that is not a free game.
 
 from __future__ import annotations
 
-import pytest
-
 from tests.sheets.builders import SheetBuilder, assert_issue, issues_of
-
-pytest.importorskip("tournaments.scoring")
 
 CHARTER_CODES = {"not_official", "too_few_players", "too_few_clubs", "club_over_two_thirds", "too_few_rounds"}
 

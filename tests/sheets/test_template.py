@@ -197,7 +197,7 @@ def test_it_offers_the_battle_empire_results_for_a_battle_empire_tournament():
     assert parsed.tournament is not None and parsed.tournament.rating_system == "battle-empire"
 
 
-# -- the Standings, computed by LibreOffice, against tournaments.scoring
+# -- the Standings, computed by LibreOffice, against rules.standings
 
 
 def standings_values(data: bytes) -> dict[str, tuple]:
@@ -211,29 +211,20 @@ def standings_values(data: bytes) -> dict[str, tuple]:
 
 
 def expected_standings(data: bytes) -> dict[str, tuple]:
-    scoring = pytest.importorskip("tournaments.scoring")
+    from rules.facts import Entrant, Game
+    from rules.rulesets import SYSTEM_RULESETS, get_ruleset
+    from rules.standings import standings
+
     parsed = read_sheet(data, today=TODAY)
     assert parsed.tournament is not None
     number = {p.key: (p.player_id if p.player_id is not None else -int(p.key[1:])) for p in parsed.players}
-    entrants = [scoring.Entrant(player=number[p.key], pool=p.pool, penalty=p.penalty) for p in parsed.players]
-    games = [
-        scoring.ScoredGame(
-            round=g.round,
-            table=g.table,
-            a=number[g.a],
-            b=number[g.b],
-            result=g.result,
-            a_losses=g.a_losses or 0,
-            b_losses=g.b_losses or 0,
-            free=g.free,
-        )
-        for g in parsed.games
-    ]
+    entrants = [Entrant(number[p.key], p.pool, p.penalty) for p in parsed.players]
+    games = [Game(row, g.round, g.table, number[g.a], number[g.b], g.result, g.a_losses, g.b_losses, g.free)
+             for row, g in enumerate(parsed.games)]
     key_of = {value: key for key, value in number.items()}
     result = {}
-    for pool, rows in scoring.standings(
-        system=parsed.tournament.rating_system, entrants=entrants, games=games
-    ).items():
+    ruleset = get_ruleset(SYSTEM_RULESETS[parsed.tournament.rating_system])
+    for pool, rows in standings(ruleset, entrants=entrants, games=games).items():
         for row in rows:
             result[key_of[row.player]] = (pool, row.score, row.opponents_score, row.rank)
     return result

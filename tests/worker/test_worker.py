@@ -47,11 +47,11 @@ def test_a_real_worker_rates_an_imported_sheet_and_publishes_it(celery_worker_pr
 
 def _big_history(tournaments: int) -> None:
     """Enough history for a replay to take a few seconds, imported without a worker running."""
-    from bench.replay import _load_facts
+    from bench.replay import federation_load
     from bench.synthetic import make_federation
 
     with transaction.atomic():
-        _load_facts(make_federation(players=2000, games=tournaments * 60, seed=3))
+        federation_load(make_federation(players=2000, games=tournaments * 60, seed=3))
 
 
 def _inside_replay_transaction(database: str) -> bool:

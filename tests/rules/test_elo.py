@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.engine import (
+from rules.elo import (
     UnknownResult,
     expected_score,
     game_change,
@@ -18,7 +18,7 @@ from ratings.engine import (
     round_change,
     tournament_change,
 )
-from ratings.ranks import next_rank, rank_for
+from rules.ranks import next_rank, rank_for
 from rules.rulesets import (
     ADLG_2018,
     BATTLE_EMPIRE,

@@ -7,10 +7,12 @@ from itertools import count
 
 from hypothesis import strategies as st
 
-from ratings.engine import Game, Opening, Tournament
+from rules.facts import Entrant, Game, Opening, Tournament
+from rules.rulesets import SPARE_ID as SPARE
 
-SPARE = 99
 _ids = count(10_000)
+# Game ID -> (A, B) of every game built here: an event names its player and opponent, not their sides.
+SIDES: dict[int, tuple[int, int]] = {}
 
 
 def tournament(
@@ -28,8 +30,9 @@ def tournament(
     for spec in games:
         rnd, a, b, result, *rest = spec
         tables[rnd] = tables.get(rnd, 0) + 1
-        built.append(Game(next(_ids), rnd, tables[rnd], a, b, result, bool(rest and rest[0])))
-    return Tournament(tid, end - timedelta(days=days), end, official, tuple(built), players)
+        built.append(Game(next(_ids), rnd, tables[rnd], a, b, result, free=bool(rest and rest[0])))
+        SIDES[built[-1].id] = (a, b)
+    return Tournament(tid, end - timedelta(days=days), end, official, tuple(built), tuple(map(Entrant, players)))
 
 
 PLAYERS = st.sampled_from([1, 2, 3, 4, 5, 6, 7, 8, SPARE])
@@ -44,7 +47,8 @@ def games_of(draw, tid: int, results=ADLG_RESULTS) -> list[Game]:
             a = draw(PLAYERS)
             b = draw(PLAYERS.filter(lambda p, a=a: p != a))
             free = draw(st.booleans()) and draw(st.booleans()) and draw(st.booleans())
-            games.append(Game(tid * 100 + rnd * 10 + table, rnd, table, a, b, draw(results), free))
+            games.append(Game(tid * 100 + rnd * 10 + table, rnd, table, a, b, draw(results), free=free))
+            SIDES[games[-1].id] = (a, b)
     return games
 
 
@@ -57,7 +61,8 @@ def histories(draw, results=ADLG_RESULTS, max_tournaments: int = 8) -> dict:
         start = end - timedelta(days=draw(st.integers(0, 2)))
         registered = tuple(draw(st.lists(st.integers(1, 10), max_size=3)))
         official = draw(st.integers(0, 9)) > 0
-        tournaments.append(Tournament(tid, start, end, official, draw(games_of(tid, results)), registered))
+        tournaments.append(Tournament(tid, start, end, official, draw(games_of(tid, results)),
+                                      tuple(map(Entrant, registered))))
     openings = [
         Opening(p, rating=draw(st.integers(700, 1700)), games=draw(st.integers(0, 40)),
                 as_of=draw(st.none() | st.dates(date(2017, 1, 1), date(2022, 12, 31))))

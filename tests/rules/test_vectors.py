@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from championship.points import round_points, tournament_points
-from ratings.engine import game_change, inactivity_adjusted, tournament_change
-from ratings.ranks import rank_for
+from rules.championship import round_points, tournament_points
+from rules.elo import game_change, inactivity_adjusted, tournament_change
+from rules.ranks import rank_for
 from rules.rulesets import get_ruleset
-from tournaments.scoring import game_scores
+from rules.scoring import game_scores
 
 VECTORS = json.loads((Path(__file__).resolve().parent.parent / "data" / "vectors.json").read_text())
 SECTIONS = {"elo_game", "elo_tournament", "game_scores", "championship", "ranks", "inactivity"}

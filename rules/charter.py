@@ -1,0 +1,140 @@
+"""The charter's conditions for a tournament to count for the championship (RULES.md §7; charter App. 1).
+
+Terms
+-----
+ranked player
+    A player of the tournament's standings: neither the spare nor excluded.
+club
+    The club a player entered with; an independent player (no club) counts as a club of one.
+minimum rounds
+    Charter App. 1 §4: the ideal number of players for R rounds is 2^R, so a pool of under 16 players needs 3
+    rounds, 16-31 need 4, 32-63 need 5, 64 or more need 6.
+failure
+    A condition not met, as a code and its figures; `charter_failure_message` says it in English or French.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from rules.rulesets import SPARE_ID
+
+MIN_PLAYERS = 8
+MIN_CLUBS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class CharterEntrant:
+    player: int
+    club: str | None  # None: an independent player, a club of one
+    pool: str = ""
+
+
+@dataclass(frozen=True)
+class CharterFailure:
+    code: str
+    params: dict = field(default_factory=dict)
+
+
+def minimum_rounds(players: int) -> int:
+    """Charter App. 1 §4: the ideal number of players for R rounds is 2^R."""
+    if players < 16:
+        return 3
+    if players < 32:
+        return 4
+    if players < 64:
+        return 5
+    return 6
+
+
+def charter_failures(*, official: bool, entrants: Sequence[CharterEntrant],
+                     rounds_by_pool: Mapping[str, int]) -> list[CharterFailure]:
+    """Every condition the tournament fails, on its ranked players (pass neither the spare nor an excluded
+    player): official; at least 8 players; from at least 3 clubs, an independent player counting as a club of
+    one; no club above two thirds of them; each pool with at least its minimum rounds."""
+    players = [e for e in entrants if e.player != SPARE_ID]
+    failures = []
+    if not official:
+        failures.append(CharterFailure("not_official"))
+    if len(players) < MIN_PLAYERS:
+        failures.append(CharterFailure("too_few_players", {"players": len(players), "minimum": MIN_PLAYERS}))
+    clubs: dict[str, int] = defaultdict(int)
+    independents = 0
+    for e in players:
+        if e.club is None:
+            independents += 1
+        else:
+            clubs[e.club] += 1
+    if len(clubs) + independents < MIN_CLUBS:
+        params = {"clubs": len(clubs) + independents, "minimum": MIN_CLUBS}
+        failures.append(CharterFailure("too_few_clubs", params))
+    for club, count in sorted(clubs.items()):
+        if 3 * count > 2 * len(players):
+            params = {"club": club, "players": count, "total": len(players)}
+            failures.append(CharterFailure("club_over_two_thirds", params))
+    sizes: dict[str, int] = defaultdict(int)
+    for e in players:
+        sizes[e.pool] += 1
+    for pool in sorted(set(sizes) | set(rounds_by_pool)):
+        rounds, minimum = rounds_by_pool.get(pool, 0), minimum_rounds(sizes[pool])
+        if rounds < minimum:
+            params = {"pool": pool, "players": sizes[pool], "rounds": rounds, "minimum": minimum}
+            failures.append(CharterFailure("too_few_rounds", params))
+    return failures
+
+
+def _plural(count: int, one: str, many: str, lang: str) -> str:
+    singular = count == 1 if lang == "en" else count < 2  # French: "0 joueur", "1 joueur", "2 joueurs"
+    return f"{count} {one if singular else many}"
+
+
+NBSP = "\u00a0"  # French puts a (non-breaking) space before ';' and ':'
+
+_TEMPLATES = {
+    "not_official": {
+        "en": "The tournament is not official.",
+        "fr": "Le tournoi n'est pas officiel.",
+    },
+    "too_few_players": {
+        "en": "The tournament ranks {players}; at least {minimum} are needed.",
+        "fr": "Le tournoi classe {players}" + NBSP + "; il en faut au moins {minimum}.",
+    },
+    "too_few_clubs": {
+        "en": "The players come from {clubs} (an independent player counts as a club of one); "
+        "at least {minimum} are needed.",
+        "fr": "Les joueurs viennent de {clubs} (un joueur indépendant compte pour un club)"
+        + NBSP
+        + "; il en faut au moins {minimum}.",
+    },
+    "club_over_two_thirds": {
+        "en": "The club {club} has {count} of the {total} players: more than two thirds.",
+        "fr": "Le club {club} compte {count} des {total} joueurs" + NBSP + ": plus des deux tiers.",
+    },
+    "too_few_rounds": {
+        "en": "{where}{rounds} for {players}; at least {minimum} are needed.",
+        "fr": "{where}{rounds} pour {players}" + NBSP + "; il en faut au moins {minimum}.",
+    },
+}
+
+_WORDS = {
+    "en": {"players": ("player", "players"), "clubs": ("club", "clubs"), "rounds": ("round", "rounds")},
+    "fr": {"players": ("joueur", "joueurs"), "clubs": ("club", "clubs"), "rounds": ("ronde", "rondes")},
+}
+
+
+def charter_failure_message(failure: CharterFailure, lang: str = "en") -> str:
+    if lang not in _WORDS:
+        raise ValueError(f"no messages in {lang!r} (known: {', '.join(_WORDS)})")
+    if failure.code not in _TEMPLATES:
+        raise ValueError(f"unknown charter failure {failure.code!r}")
+    p = failure.params
+    words = _WORDS[lang]
+    values = {k: _plural(p[k], *words[k], lang) for k in ("players", "clubs", "rounds") if k in p}
+    if failure.code == "club_over_two_thirds":
+        values["count"] = p["players"]
+    if failure.code == "too_few_rounds":
+        label = "Pool {}: " if lang == "en" else "Poule {}" + NBSP + ": "
+        values["where"] = label.format(p["pool"]) if p["pool"] else ""
+    return _TEMPLATES[failure.code][lang].format(**{**p, **values})
