@@ -60,8 +60,9 @@ def pair_manually(pool: Pool, pairs: Iterable[tuple[int, int]], *, withdrawn: Co
             problem("player_unpaired", player)
     if problems:
         raise PairingRefused(problems)
-    rematches = [Notice("rematch", {"a": a, "b": b}) for a, b in tables(pool, pairs) if pool.met(a, b)]
-    return Pairing(round=pool.round, system=MANUAL, seed=None, pairs=tables(pool, pairs, first_table),
+    numbered = tables(pool, pairs, first_table)
+    rematches = [Notice("rematch", {"a": p.a, "b": p.b}) for p in numbered if pool.met(p.a, p.b)]
+    return Pairing(round=pool.round, system=MANUAL, seed=None, pairs=numbered,
                    warnings=(*rematches, *club_mate_warnings(pool, pairs)))
 
 
