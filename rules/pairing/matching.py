@@ -18,11 +18,11 @@ completion
     while the walk goes on: it proves the rest can be paired and makes most answers cheap.
 
 Deciding is networkx's maximum matching (Edmonds' blossoms, integer weights, exact): nothing here searches
-for a matching itself, except to *find* a cheaper proof. `try_pair(p, c)` first tries to repair the kept
-completion around the new pair (the partners p and c leave behind meet each other, or each meet one end of
-one other pair); if that works the answer is yes, since a complete pairing is in hand. Only when it does not
-is the rest solved afresh, and only that full solve ever answers no. The answers therefore never depend on
-which of several maximum matchings networkx returns, only the time does.
+for a matching itself, except to *find* a cheaper proof. `pair_first(p, candidates)` first tries to repair
+the kept completion around p and its first candidate (the partners they leave behind meet each other, or each
+meet one end of one other pair); if that works the answer is yes, since a complete pairing is in hand. When it
+does not, one weighted matching decides among all of p's candidates at once (see `pair_first`). The answers
+therefore never depend on which of several maximum matchings networkx returns, only the time does.
 """
 
 from __future__ import annotations
@@ -60,9 +60,41 @@ class Completion:
 
     def try_pair(self, p: int, c: int) -> bool:
         """Pair p with c if the rest can still be completed at the best cost; say whether it was done."""
+        return self.pair_first(p, [c]) == c
+
+    def pair_first(self, p: int, candidates: Iterable[int]) -> int | None:
+        """Pair p with the first of `candidates` that leaves the rest a completion at the best cost, and
+        return it; None (nothing changed) when none does.
+
+        The first candidate is tried by repairing the kept completion, which is all a typical round needs.
+        When that gives no proof, one weighted matching decides among all the candidates at once: p keeps only
+        its games with them, each worth a bonus that falls with its rank, too small to outweigh one soft game.
+        The heaviest complete pairing then has the fewest soft games and, among those, p's earliest candidate
+        (each candidate's bonus differs, so that candidate is the same whichever matching networkx returns).
+        One solve per player at most, however many candidates are ruled out.
+        """
+        if self._mate is None or p not in self.unpaired:
+            return None
+        listed = [c for c in dict.fromkeys(candidates) if c != p and c in self.unpaired and self._allowed(p, c)]
+        if not listed:
+            return None
+        if self._repaired(p, listed[0]):
+            return listed[0]
+        rank = {c: len(listed) - n for n, c in enumerate(listed)}
+        solved = self._solve(self.unpaired, only=(p, rank))
+        if solved is None or solved[1] != self.cost:
+            return None
+        mate, cost = solved
+        partner = mate.pop(p)
+        del mate[partner]
+        self._mate = mate
+        self.unpaired -= {p, partner}
+        self.cost = cost - self._soft(p, partner)
+        return partner
+
+    def _repaired(self, p: int, c: int) -> bool:
+        """Pair p with c when the kept completion, mended around them, proves the rest still complete."""
         mate, allowed, soft = self._mate, self._allowed, self._soft
-        if mate is None or p == c or p not in self.unpaired or c not in self.unpaired or not allowed(p, c):
-            return False
         if mate[p] == c:
             self._commit(p, c, {}, self.cost - soft(p, c))
             return True
@@ -80,14 +112,7 @@ class Completion:
             if allowed(p2, x) and allowed(y, c2) and delta + soft(p2, x) + soft(y, c2) - soft(x, y) <= 0:
                 self._commit(p, c, {p2: x, x: p2, y: c2, c2: y}, self.cost - soft(p, c))
                 return True
-        rest = self.unpaired - {p, c}
-        solved = self._solve(rest)
-        if solved is None or solved[1] != self.cost - soft(p, c):
-            return False
-        self._mate = solved[0]
-        self.unpaired = rest
-        self.cost = solved[1]
-        return True
+        return False
 
     def _commit(self, p: int, c: int, changes: dict[int, int], cost: int) -> None:
         del self._mate[p], self._mate[c]
@@ -95,19 +120,32 @@ class Completion:
         self.unpaired -= {p, c}
         self.cost = cost
 
-    def _solve(self, players: set[int]) -> tuple[dict[int, int], int] | None:
+    def _solve(self, players: set[int], only: tuple[int, dict[int, int]] | None = None
+               ) -> tuple[dict[int, int], int] | None:
+        """A best completion of `players` (the mates and the soft games' count), or None when there is none.
+
+        only: (p, bonus) keeps p's games with the players of `bonus` alone, each worth its bonus on top.
+        """
         if len(players) % 2:
             return None
+        step = 1 + max(only[1].values()) if only else 1  # one soft game outweighs every bonus
         graph = nx.Graph()
         ordered = sorted(players)  # the same graph, built the same way, for the same players
         graph.add_nodes_from(ordered)
         allowed, soft = self._allowed, self._soft
         for i, a in enumerate(ordered):
             for b in ordered[i + 1:]:
-                if allowed(a, b):
-                    # Among the complete pairings (maxcardinality), the heaviest has the most 2s: the fewest
-                    # soft games. Unweighted, every edge weighs 1 and only completeness counts.
-                    graph.add_edge(a, b, weight=1 if self._weighted and soft(a, b) else 2)
+                if only and only[0] in (a, b):
+                    bonus = only[1].get(b if a == only[0] else a)
+                    if bonus is None:
+                        continue
+                elif allowed(a, b):
+                    bonus = 0
+                else:
+                    continue
+                # Among the complete pairings (maxcardinality), the heaviest has the most non-soft games.
+                # Unweighted, every game weighs the same and only completeness (and the bonus) counts.
+                graph.add_edge(a, b, weight=step * (1 if self._weighted and soft(a, b) else 2) + bonus)
         matching = nx.max_weight_matching(graph, maxcardinality=True)
         if 2 * len(matching) != len(players):
             return None

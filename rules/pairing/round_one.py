@@ -43,12 +43,10 @@ def _draw_walk(pool: Pool, order: Sequence[int], completion: Completion, spare: 
             # Last: with no earlier game, someone of another club (or a club-mate when only those are left)
             # always keeps the fewest club-mates as well as the spare would, so only the last player gets it.
             listed.append(SPARE_ID)
-        for c in listed:
-            if completion.try_pair(p, c):
-                pairs.append((p, c))
-                break
-        else:  # the completion proved a partner exists
+        c = completion.pair_first(p, listed)
+        if c is None:  # the completion proved a partner exists
             raise AssertionError(f"no undrawn player keeps the draw complete for {p}")
+        pairs.append((p, c))
     return pairs
 
 
@@ -102,7 +100,7 @@ def hats(pool: Pool, players: Sequence[int], rng: random.Random, warnings: list[
     for p in small_order:
         listed = [c for c in large_order if c in completion.unpaired]
         listed.sort(key=lambda c: pool.club_mates(p, c))
-        partner = next((c for c in listed if completion.try_pair(p, c)), None)
+        partner = completion.pair_first(p, listed)
         if partner is None:
             raise AssertionError(f"no name of the larger hat keeps the draw complete for {p}")
         pairs.append((p, partner))

@@ -6,7 +6,7 @@ Every system is the same walk (§4 steps 2-5) over an order of players, with its
 2. the highest player p of the order not yet paired;
 3. p's candidates, in the system's order (`classic_candidates`, `adapted_candidates`, the join's);
 4. those p has not met; in a club round, p's club-mates moved behind the others, keeping their order;
-5. the first of them that leaves the rest a complete pairing without a rematch (`Completion.try_pair`).
+5. the first of them that leaves the rest a complete pairing without a rematch (`Completion.pair_first`).
 
 Before walking, the whole pool is checked once: when no pairing without a rematch exists, nothing is paired
 and `PairingRefused` says so (§2.2). From then on the completion guarantees that some candidate works, since
@@ -40,16 +40,13 @@ def pair_spare(pool: Pool, order: Sequence[int], completion: Completion, warning
     rematch, the spare takes the next one up who has not met it, and the referee is told (`spare_not_lowest`).
     Never a rematch (§2.2) outranks the spare's place; nothing is paired only when no pairing exists at all.
     """
-    lowest = None
-    for player in reversed(order):
-        if pool.met(player, SPARE_ID):
-            continue
-        lowest = lowest or player
-        if completion.try_pair(player, SPARE_ID):
-            if player != lowest:
-                warnings.append(Notice("spare_not_lowest", {"player": player, "lowest": lowest}))
-            return player
-    raise no_pairing(pool)
+    listed = [player for player in reversed(order) if not pool.met(player, SPARE_ID)]
+    player = completion.pair_first(SPARE_ID, listed)
+    if player is None:
+        raise no_pairing(pool)
+    if player != listed[0]:
+        warnings.append(Notice("spare_not_lowest", {"player": player, "lowest": listed[0]}))
+    return player
 
 
 def walk(pool: Pool, order: Sequence[int], candidates: Candidates, completion: Completion) -> list[tuple[int, int]]:
@@ -63,13 +60,11 @@ def walk(pool: Pool, order: Sequence[int], candidates: Candidates, completion: C
         listed = [c for c in candidates(p, unpaired) if not pool.met(p, c)]
         if club_round:
             listed.sort(key=lambda c: pool.club_mates(p, c))  # stable: club-mates behind, in their order
-        for c in listed:
-            if completion.try_pair(p, c):
-                pairs.append((p, c))
-                unpaired -= {p, c}
-                break
-        else:  # the completion proved a partner exists, and every list holds every allowed unpaired player
+        c = completion.pair_first(p, listed)
+        if c is None:  # the completion proved a partner exists, and every list holds every allowed unpaired player
             raise AssertionError(f"no candidate of {p} keeps the rest pairable although the pool was")
+        pairs.append((p, c))
+        unpaired -= {p, c}
     return pairs
 
 

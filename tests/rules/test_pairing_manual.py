@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.pairing import Notice, PairingRefused, free_game_players, free_game_problems, pair_manually
-from tests.rules.helpers import SPARE, make_pool, pairs_of
+from tests.rules.pairing_helpers import SPARE, make_pool, pairs_of
 
 
 def test_manual_pairs_are_accepted_and_numbered_like_any_pairing():

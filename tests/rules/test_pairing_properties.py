@@ -33,7 +33,7 @@ from rules.pairing import (
 )
 from rules.pairing.round_one import level_groups
 from tests.rules import pairing_reference as reference
-from tests.rules.helpers import SPARE
+from tests.rules.pairing_helpers import SPARE
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 THOROUGH = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from rules.pairing import pair_round
-from tests.rules.helpers import SPARE, make_pool, pairs_of
+from tests.rules.pairing_helpers import SPARE, make_pool, pairs_of
 
 
 def adapted_8(met=(), **kw):

@@ -26,7 +26,7 @@ from rules.pairing import (
 )
 from rules.pairing.model import SEED_LIMIT
 from rules.pairing.round_one import level_groups
-from tests.rules.helpers import SPARE, codes, make_pool, pairs_of
+from tests.rules.pairing_helpers import SPARE, codes, make_pool, pairs_of
 
 # --- what applies: system, methods, club rounds, the standing before round 1 ----------------------------------
 
