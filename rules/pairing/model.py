@@ -38,10 +38,11 @@ class Notice:
     """
 
     code: str
-    params: Mapping[str, object] = field(default_factory=dict)
+    params: dict[str, object] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+        # A copy of its own (plain, so that dataclasses.asdict and json.dumps take a Pairing as it is).
+        object.__setattr__(self, "params", dict(self.params))
 
     def __str__(self) -> str:
         args = ", ".join(f"{k}={v}" for k, v in self.params.items())

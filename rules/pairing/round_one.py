@@ -75,9 +75,10 @@ def _spare_then_rest(pool: Pool, players: Sequence[int], warnings: list[Notice])
 def hats(pool: Pool, players: Sequence[int], rng: random.Random, warnings: list[Notice]) -> list[tuple[int, int]]:
     """`hats` (App. 2 §3.a.ii): each pair one name from each hat; what is left of the larger hat drawn as `draw`.
 
-    The smaller hat's names are drawn in a random order, each taking the next undrawn name of the larger hat
-    (of another club while the rest allows); the larger hat's names left are then drawn among themselves.
-    Hat 1 counts as the smaller when the two are equal.
+    The smaller hat's names are drawn in a random order, each taking the next undrawn name of the larger hat;
+    the larger hat's names left are then drawn among themselves. **Decisions** (PAIRING.md is silent): round 1
+    is a club round, so club-mates are kept apart as in `draw` (the fewest club-mate games any pairing across
+    the hats allows); hat 1 counts as the smaller when the two are equal.
     """
     missing = [p for p in players if pool.by_id[p].hat not in HAT_NAMES]
     if missing:

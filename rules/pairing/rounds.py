@@ -9,6 +9,7 @@ from rules.pairing import round_one, swiss
 from rules.pairing.model import (
     ADAPTED,
     CLASSIC,
+    DRAW,
     ELO_LEVELS,
     GROUPS,
     MANUAL,
@@ -74,8 +75,8 @@ def pair_round(pool: Pool, *, system: str, method: str | None = None, seed: int 
 
 def _round_one_method(pool: Pool, method: str | None) -> str:
     allowed = round_one_methods(pool.size, pool.rounds)
-    if method is None:
-        return allowed[0] if allowed == (ELO_LEVELS,) else "draw"
+    if method is None:  # PAIRING.md §8: `draw`, or `elo-levels` when it is required
+        return ELO_LEVELS if allowed == (ELO_LEVELS,) else DRAW
     if method == MANUAL:
         raise ValueError("manual pairs are checked by pair_manually, not drawn by pair_round")
     if method not in allowed:

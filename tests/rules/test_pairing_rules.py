@@ -6,6 +6,8 @@ The repair order of §4 steps 2-5 has its own file, test_pairing_repair.py.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import random
 
 import pytest
@@ -512,3 +514,10 @@ def test_groups_need_every_player_in_a_group():
     with pytest.raises(PairingRefused) as refused:
         pair_round(make_pool(4, groups={1: "A", 2: "B", 3: "B"}, round=2, rounds=5), system="groups")
     assert refused.value.notices == (Notice("group_missing", {"players": [4]}),)
+
+
+def test_a_pairing_turns_into_plain_json_for_the_commands():
+    pool = make_pool(3, met=[(1, 2)], round=3)
+    printed = json.loads(json.dumps(dataclasses.asdict(pair_round(pool, system="classic"))))
+    assert printed["pairs"] == [{"table": 1, "a": 1, "b": 3}, {"table": 2, "a": 2, "b": SPARE}]
+    assert printed["warnings"] == [{"code": "spare_not_lowest", "params": {"player": 2, "lowest": 3}}]
