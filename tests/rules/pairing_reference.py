@@ -232,9 +232,5 @@ def exists_pairing(pool, allowed=None):
     return any(True for _ in all_pairings(players, allowed))
 
 
-def pairs_as_sets(pairs):
-    return {frozenset(p) for p in pairs}
-
-
 def every_pair(players):
     return combinations(players, 2)

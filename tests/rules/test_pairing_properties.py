@@ -109,15 +109,15 @@ def test_rounds_from_two_follow_pairing_md_section_4_step_by_step(pool, system):
         return
     assert pairing is not None
     assert_each_player_once_and_no_rematch(pool, pairing)
-    assert [(p.a, p.b) for p in pairing.pairs] == [
-        (p.a, p.b) for p in pair_round_tables(pool, expected)
-    ]
+    assert [(p.a, p.b) for p in pairing.pairs] == in_table_order(pool, expected)
 
 
-def pair_round_tables(pool, pairs):
-    from rules.pairing import tables
-
-    return tables(pool, pairs)
+def in_table_order(pool: Pool, pairs) -> list[tuple[int, int]]:
+    """§2.5 read plainly: the higher placed player first, pairs by their higher player, the spare's game last."""
+    place = {p: n for n, p in enumerate(pool.standing)}
+    place[SPARE] = len(place)
+    oriented = [tuple(sorted(pair, key=place.__getitem__)) for pair in pairs]
+    return sorted(oriented, key=lambda pair: (pair[1] == SPARE, place[pair[0]]))
 
 
 @FAST
@@ -131,7 +131,7 @@ def test_two_groups_from_round_two_follow_pairing_md_step_by_step(pool):
     assert pairing is not None
     event("stage", pairing.stage)
     assert_each_player_once_and_no_rematch(pool, pairing)
-    assert pairing.pairs == pair_round_tables(pool, expected)
+    assert [(p.a, p.b) for p in pairing.pairs] == in_table_order(pool, expected)
     group = {p.id: p.group for p in pool.players}
     if pairing.stage == "inside":
         crossing = [p for p in pairing.pairs if p.b != SPARE and group[p.a] != group[p.b]]
@@ -181,14 +181,11 @@ def test_a_tournament_history_without_extra_games_is_paired_with_each_player_onc
 # --- round 1 ------------------------------------------------------------------------------------------------------
 
 
-def round_one_pool(draw, *, max_players, hats=False, groups=False):
-    pool = draw(pools(max_players=max_players, rnd=1, extra_games=False, hats=hats, groups=groups))
-    return Pool(pool.players, initial_standing(pool.players), (), round=1, rounds=pool.rounds)
-
-
 @st.composite
 def round_one_pools(draw, max_players=64, hats=False, groups=False):
-    return round_one_pool(draw, max_players=max_players, hats=hats, groups=groups)
+    """A pool before round 1: no game played, the standing by rating."""
+    pool = draw(pools(max_players=max_players, rnd=1, extra_games=False, hats=hats, groups=groups))
+    return Pool(pool.players, initial_standing(pool.players), (), round=1, rounds=pool.rounds)
 
 
 @THOROUGH
