@@ -72,6 +72,13 @@ def _spare_then_rest(pool: Pool, players: Sequence[int], warnings: list[Notice])
     return order, [(partner, SPARE_ID)]
 
 
+def check_hats(pool: Pool) -> None:
+    """Every player of the pool in hat 1 or 2, or a refusal naming all those who are not."""
+    missing = [p.id for p in pool.players if p.hat not in HAT_NAMES]
+    if missing:
+        raise PairingRefused.one("hat_missing", players=missing)
+
+
 def hats(pool: Pool, players: Sequence[int], rng: random.Random, warnings: list[Notice]) -> list[tuple[int, int]]:
     """`hats` (App. 2 §3.a.ii): each pair one name from each hat; what is left of the larger hat drawn as `draw`.
 
@@ -80,9 +87,7 @@ def hats(pool: Pool, players: Sequence[int], rng: random.Random, warnings: list[
     is a club round, so club-mates are kept apart as in `draw` (the fewest club-mate games any pairing across
     the hats allows); hat 1 counts as the smaller when the two are equal.
     """
-    missing = [p for p in players if pool.by_id[p].hat not in HAT_NAMES]
-    if missing:
-        raise PairingRefused.one("hat_missing", players=missing)
+    check_hats(pool)
     order, pairs = _spare_then_rest(pool, players, warnings)
     ones = [p for p in order if pool.by_id[p].hat == 1]
     twos = [p for p in order if pool.by_id[p].hat == 2]
