@@ -16,7 +16,7 @@ from rules.rulesets import get_ruleset
 from rules.scoring import game_scores
 
 VECTORS = json.loads((Path(__file__).resolve().parent.parent / "data" / "vectors.json").read_text())
-SECTIONS = {"elo_game", "elo_tournament", "game_scores", "championship", "ranks", "inactivity"}
+SECTIONS = {"elo_game", "elo_tournament", "game_scores", "championship", "ranks", "inactivity", "pairing"}
 
 
 def cases(section: str) -> list:
