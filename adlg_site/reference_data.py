@@ -1,45 +1,46 @@
-"""Rows every installation has: ISO countries, the two rating systems, the spare player, the lock rows.
+"""Rows every installation has, kept as Django fixtures in fixtures/: the ISO countries with their French names, the
+two rating systems and their rulesets, the spare player; and the lock rows the site needs.
 
-The migrations call these functions with their historical models; the tests call them again after a
-transactional test has flushed the tables.
+The migrations call these functions with their historical models (a fixture loaded by `loaddata` would use the
+current ones); the tests call them again after a transactional test has flushed the tables. On an empty database
+`python manage.py loaddata countries rating_systems spare` gives the same rows.
 """
 
 from __future__ import annotations
 
-import gettext
+import json
+from functools import cache
+from pathlib import Path
 
 from django.apps import apps as global_apps
 
-from rules.rulesets import SPARE_ID
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
-RATING_SYSTEMS = [
-    ("adlg", "L'Art de la Guerre", "adlg-2018"),
-    ("battle-empire", "Battle Empire", "battle-empire"),
-]
+
+@cache
+def fixture(name: str) -> tuple[dict, ...]:
+    """The objects of fixtures/<name>.json, as `dumpdata` writes them: model, pk, fields."""
+    return tuple(json.loads((FIXTURES / f"{name}.json").read_text(encoding="utf-8")))
 
 
 def ensure_players_reference(apps=global_apps) -> None:
-    import pycountry
-
     Country = apps.get_model("players", "Country")
-    if Country.objects.count() < len(pycountry.countries):
-        french = gettext.translation("iso3166-1", pycountry.LOCALES_DIR, languages=["fr"], fallback=True)
-        Country.objects.bulk_create(
-            [Country(code=c.alpha_2, name=getattr(c, "common_name", c.name), name_fr=french.gettext(c.name))
-             for c in pycountry.countries],
-            ignore_conflicts=True,
-        )
-    apps.get_model("players", "Player").objects.get_or_create(
-        id=SPARE_ID, defaults={"last_name": "Spare", "first_name": ""})
+    countries = fixture("countries")
+    if Country.objects.count() < len(countries):
+        Country.objects.bulk_create([Country(code=row["pk"], **row["fields"]) for row in countries],
+                                    ignore_conflicts=True)
+    Player = apps.get_model("players", "Player")
+    for row in fixture("spare"):
+        Player.objects.get_or_create(id=row["pk"], defaults={key: value for key, value in row["fields"].items()
+                                                             if key in ("last_name", "first_name")})
     apps.get_model("players", "IdAllocator").objects.get_or_create(pk=1, defaults={"last_given": 0})
 
 
 def ensure_ratings_reference(apps=global_apps) -> None:
     RatingSystem = apps.get_model("ratings", "RatingSystem")
     ReplayLock = apps.get_model("ratings", "ReplayLock")
-    for position, (code, name, ruleset) in enumerate(RATING_SYSTEMS):
-        system, _ = RatingSystem.objects.get_or_create(
-            code=code, defaults={"name": name, "ruleset": ruleset, "position": position})
+    for row in fixture("rating_systems"):
+        system, _ = RatingSystem.objects.get_or_create(code=row["pk"], defaults=row["fields"])
         ReplayLock.objects.get_or_create(system=system)
 
 

@@ -81,6 +81,7 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("fr", "Français")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FIXTURE_DIRS = [BASE_DIR / "fixtures"]
 TIME_ZONE = "Europe/Paris"
 USE_I18N = True
 USE_TZ = True

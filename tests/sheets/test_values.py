@@ -114,9 +114,10 @@ def test_it_embeds_the_249_iso_country_codes():
     assert {"FR", "GB", "ES", "IT", "BE", "DE", "US", "AX", "SS", "XK"} - COUNTRY_CODES == {"XK"}
 
 
-def test_its_country_codes_are_pycountrys():
-    pycountry = pytest.importorskip("pycountry")
-    assert {country.alpha_2 for country in pycountry.countries} == COUNTRY_CODES
+def test_its_country_codes_are_the_sites_countries():
+    from adlg_site.reference_data import fixture
+
+    assert {row["pk"] for row in fixture("countries")} == COUNTRY_CODES
 
 
 def test_it_keys_names_and_clubs_alike_whatever_the_case_and_spaces():
