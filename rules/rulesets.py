@@ -48,7 +48,7 @@ expected-score range
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 # The stand-in for the odd player of a pool (charter App. 2 §2.b): rated at `Ruleset.spare_rating`, never changed,
@@ -206,9 +206,6 @@ def _adlg_ranks(names: dict[str, tuple[str, str]], *, grand_master: int, strateg
 
 
 ADLG_2018 = Ruleset(
-    scoring="losses",
-    penalties=True,
-    championship=True,
     code="adlg-2018",
     name="L'Art de la Guerre, charter v3 (2018)",
     initial_rating=1000,
@@ -236,22 +233,16 @@ ADLG_2018 = Ruleset(
     ),
     unproven_rank=Rank("seneschal", "Seneschal", "Sénéchal", 1300),
     inactivity=(InactivityStep(1300, 100), InactivityStep(1100, 50)),
-)
-
-ADLG_ANNEX_A = Ruleset(
     scoring="losses",
     penalties=True,
     championship=True,
+)
+
+# The older annex: the same Elo and scores; the ladder's names, Strategist from 1600, and a gentler downgrade.
+ADLG_ANNEX_A = replace(
+    ADLG_2018,
     code="adlg-annex-a",
     name="L'Art de la Guerre, ELO annex A (before 2018)",
-    initial_rating=1000,
-    scale=500,
-    k_bands=ADLG_K,
-    gap=500,
-    outcomes=ADLG_OUTCOMES,
-    forfeits=ADLG_FORFEITS,
-    period="game",
-    rounding="truncate",
     ranks=_adlg_ranks(
         {
             "steward": ("Quartermaster", "Intendant"),
@@ -267,7 +258,6 @@ ADLG_ANNEX_A = Ruleset(
         grand_master=1400,
         strategist=1600,
     ),
-    unproven_rank=Rank("seneschal", "Seneschal", "Sénéchal", 1300),
     inactivity=(InactivityStep(1000, 100),),
     inactivity_floor=1000,
 )
