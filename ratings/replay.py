@@ -28,12 +28,12 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.db import connection
-from django.db.models import Count, Max
+from django.db.models import Count
 
 from championship.models import ChampionshipResult, ChampionshipTotal
 from players.models import OpeningBalance, Player
 from ratings.models import ClosedYear, PlayerRating, RatingCount, RatingEvent, RatingSystem
-from ratings.selectors import ratings_at
+from ratings.selectors import current_ratings, ratings_at
 from rules import championship
 from rules.facts import Entrant, Game, Opening, PlayerState, Tournament
 from rules.history import Event, History, replay
@@ -76,7 +76,8 @@ def ratings_replay(*, system: RatingSystem, since: date | None = None) -> Replay
     if since is not None and not RatingEvent.objects.filter(system=system, date__lt=since).exists():
         since = None  # nothing stored before it: the replay from scratch is the same, and simpler
     facts = facts_read(system, since)
-    start = ratings_at(system, since) if since is not None else {}
+    current = current_ratings(system)
+    start = ratings_at(system, since, current=current) if since is not None else {}
     history = replay(ruleset, tournaments=facts.tournaments, openings=facts.openings,
                      closed_years=facts.closed_years, excluded=facts.excluded, start_state=start, since=since)
     events_of: dict[int, list[Event]] = defaultdict(list)
@@ -87,7 +88,7 @@ def ratings_replay(*, system: RatingSystem, since: date | None = None) -> Replay
                                   excluded=facts.excluded) for t in facts.tournaments]
 
     events = _events_write(system, since, history.events)
-    _list_write(system, ruleset, history, facts)
+    _list_write(system, ruleset, history, facts, current)
     _results_write(system, since, results)
     if ruleset.championship:
         _championship_write(system, since, results)
@@ -162,7 +163,10 @@ def _events_write(system: RatingSystem, since: date | None, events: list[Event])
     stored = RatingEvent.objects.filter(system=system)
     first_seq = 1
     if since is not None:
-        first_seq = (stored.filter(date__lt=since).aggregate(last=Max("seq"))["last"] or 0) + 1
+        # The last event before `since`, found from the end of the (date, seq) index rather than by an aggregate
+        # over every event before it.
+        first_seq = (stored.filter(date__lt=since).order_by("-date", "-seq").values_list("seq", flat=True)
+                     .first() or 0) + 1
         stored = stored.filter(date__gte=since)
     stored.delete()
     return _insert(RatingEvent, _EVENT_FIELDS, (
@@ -172,13 +176,12 @@ def _events_write(system: RatingSystem, since: date | None, events: list[Event])
         for seq, e in enumerate(events, start=first_seq)))
 
 
-def _list_write(system: RatingSystem, ruleset: Ruleset, history: History, facts: Facts) -> None:
+def _list_write(system: RatingSystem, ruleset: Ruleset, history: History, facts: Facts,
+                stored: dict[int, PlayerState]) -> None:
     """The rating list: every player with a rated game or an opening balance, at their final state. Only the rows
-    that change are written; the per-rating counts are counted again."""
+    that change from the `stored` list are written; the per-rating counts are counted again."""
     opened = {o.player for o in facts.openings}
     listed = {player: state for player, state in history.final.items() if state.games > 0 or player in opened}
-    stored = {player: PlayerState(rating, games, last) for player, rating, games, last in
-              PlayerRating.objects.filter(system=system).values_list("player_id", "rating", "games", "last_played")}
     stale = [player for player, state in stored.items() if listed.get(player) != state]
     for start in range(0, len(stale), BATCH):
         PlayerRating.objects.filter(system=system, player_id__in=stale[start:start + BATCH]).delete()

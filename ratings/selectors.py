@@ -43,16 +43,24 @@ def country_name(country: Country | None, language: str | None) -> str:
     return country.name
 
 
-def ratings_at(system: RatingSystem, day: date, *, players: Collection[int] | None = None
-               ) -> dict[int, PlayerState]:
+def current_ratings(system: RatingSystem, *, players: Collection[int] | None = None) -> dict[int, PlayerState]:
+    """The rating list as it stands: each listed player's state (only those of `players` when given)."""
+    rows = PlayerRating.objects.filter(system=system)
+    if players is not None:
+        rows = rows.filter(player_id__in=players)
+    return {player: PlayerState(rating, games, last) for player, rating, games, last in
+            rows.values_list("player_id", "rating", "games", "last_played")}
+
+
+def ratings_at(system: RatingSystem, day: date, *, players: Collection[int] | None = None,
+               current: dict[int, PlayerState] | None = None) -> dict[int, PlayerState]:
     """Every listed player's state at the start of `day` (only those of `players` when given): the state their
-    first event on or after `day` recorded before it, else their current rating. The replay starts from it."""
-    current = PlayerRating.objects.filter(system=system)
+    first event on or after `day` recorded before it, else their current rating (`current`: the list already
+    read, of the same players). The replay starts from it."""
     later = RatingEvent.objects.filter(system=system, date__gte=day)
     if players is not None:
-        current, later = current.filter(player_id__in=players), later.filter(player_id__in=players)
-    state = {player: PlayerState(rating, games, last) for player, rating, games, last in
-             current.values_list("player_id", "rating", "games", "last_played")}
+        later = later.filter(player_id__in=players)
+    state = dict(current if current is not None else current_ratings(system, players=players))
     seen: set[int] = set()
     for player, rating, games, last in later.order_by("date", "seq").values_list(
             "player_id", "rating_before", "games_before", "last_played_before").iterator(chunk_size=20_000):
