@@ -700,15 +700,26 @@ _MERGE_REF = re.compile(rb"""\bref\s*=\s*["']([A-Za-z]{1,3})(\d{1,7}):([A-Za-z]{
 
 
 def _count_refusal(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> Issue | None:
-    """The refusal of a worksheet holding more than MAX_CELLS cells or MAX_ROWS rows, or None. Counts the tags
-    in the raw XML, streaming, and stops at the first limit passed: no parser builds an object per cell."""
+    """The refusal of a part holding more than MAX_CELLS cells or MAX_ROWS rows, or None."""
+    cells, rows = _count(archive, info, max_cells=MAX_CELLS, max_rows=MAX_ROWS)
+    if cells <= MAX_CELLS and rows <= MAX_ROWS:
+        return None
+    code, count, limit = (
+        ("too_many_cells", cells, MAX_CELLS) if cells > MAX_CELLS else ("too_many_rows", rows, MAX_ROWS)
+    )
+    return _refusal(code, sheet=_sheet_title(archive, info.filename), count=count, limit=limit)
+
+
+def _count(archive: zipfile.ZipFile, info: zipfile.ZipInfo, *, max_cells: int, max_rows: int) -> tuple[int, int]:
+    """The cells and rows of a part, counted from the tags of its raw XML, streaming; the count stops soon after
+    passing either maximum, so that no part costs more than reading that far. No parser builds an object."""
     cells = rows = 0
     tail = b""
     with archive.open(info) as part:
-        while True:
+        while cells <= max_cells and rows <= max_rows:
             chunk = part.read(SCAN_CHUNK)
             if not chunk:
-                return None
+                break
             text = tail + chunk
             # A tag cut by the chunk's end is counted with the next chunk.
             cut = text.rfind(b"<")
@@ -726,11 +737,21 @@ def _count_refusal(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> Issue | N
                     rows += 1
                 else:
                     cells += _merged_area(match[2])
-            if cells > MAX_CELLS or rows > MAX_ROWS:
-                code, count, limit = (
-                    ("too_many_cells", cells, MAX_CELLS) if cells > MAX_CELLS else ("too_many_rows", rows, MAX_ROWS)
-                )
-                return _refusal(code, sheet=_sheet_title(archive, info.filename), count=count, limit=limit)
+    return cells, rows
+
+
+def workbook_cells(data: bytes, *, stop_after: int) -> int:
+    """The cells of every part of a workbook that passed the guard, counted as the guard counts them; the count
+    stops once past `stop_after`."""
+    total = 0
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for info in archive.infolist():
+            if _is_xml(info.filename):
+                cells, _rows = _count(archive, info, max_cells=stop_after - total, max_rows=MAX_ROWS)
+                total += cells
+                if total > stop_after:
+                    break
+    return total
 
 
 def _merged_area(attributes: bytes) -> int:
@@ -1566,6 +1587,93 @@ def _issue_order(issue: Issue) -> tuple[int, int, int]:
         return (_SHEET_ORDER.get(issue.sheet, 4), row, column_index_from_string(column))
     except ValueError:  # pragma: no cover - cells are made here
         return (_SHEET_ORDER.get(issue.sheet, 4), 0, 0)
+
+
+# ---------------------------------------------------------------------------- what was read, kept as JSON
+
+READING_VERSION = 1
+
+
+def report_as_json(report: Report) -> dict[str, Any]:
+    """The issues of a report (not their messages, which are rendered in each reader's language)."""
+
+    def issue(item: Issue) -> dict[str, Any]:
+        return {"code": item.code, "sheet": item.sheet, "cell": item.cell, "params": dict(item.params)}
+
+    return {
+        "errors": [issue(i) for i in report.errors],
+        "warnings": [issue(i) for i in report.warnings],
+        "more_errors": report.more_errors,
+        "more_warnings": report.more_warnings,
+    }
+
+
+def report_from_json(data: Mapping[str, Any]) -> Report:
+    def issues(key: str, severity: Severity) -> list[Issue]:
+        return [
+            Issue(code=i["code"], sheet=i["sheet"], cell=i["cell"], params=i.get("params", {}), severity=severity)
+            for i in data.get(key, [])
+        ]
+
+    return Report(
+        errors=issues("errors", "error"),
+        warnings=issues("warnings", "warning"),
+        more_errors=int(data.get("more_errors", 0)),
+        more_warnings=int(data.get("more_warnings", 0)),
+    )
+
+
+def _json_value(value: object) -> object:
+    if isinstance(value, date):
+        return {"date": value.isoformat()}
+    return value
+
+
+def _from_json_value(value: object) -> object:
+    if isinstance(value, dict) and set(value) == {"date"}:
+        return date.fromisoformat(value["date"])
+    return value
+
+
+def parsed_as_json(parsed: ParsedSheet) -> dict[str, Any]:
+    """Everything read_sheet found, as JSON values: parsed_from_json gives it back, equal, without the file."""
+    tournament = parsed.tournament
+    return {
+        "version": READING_VERSION,
+        "content_hash": parsed.content_hash,
+        "tournament": (
+            {key: _json_value(value) for key, value in vars(tournament).items()} if tournament else None
+        ),
+        "players": [vars(player) for player in parsed.players],
+        "games": [vars(game) for game in parsed.games],
+        "report": report_as_json(parsed.report),
+        "tournament_fields": {key: _json_value(value) for key, value in parsed.tournament_fields.items()},
+        "tournament_cells": dict(parsed.tournament_cells),
+        "player_columns": dict(parsed.player_columns),
+        "game_columns": dict(parsed.game_columns),
+    }
+
+
+def parsed_from_json(data: Mapping[str, Any]) -> ParsedSheet | None:
+    """The ParsedSheet parsed_as_json kept, or None when `data` is not such a reading (an older one, or none)."""
+    if not data or data.get("version") != READING_VERSION:
+        return None
+    tournament = data["tournament"]
+    return ParsedSheet(
+        tournament=(
+            SheetTournament(**{key: _from_json_value(value) for key, value in tournament.items()})
+            if tournament
+            else None
+        ),
+        players=[SheetPlayer(**player) for player in data["players"]],
+        games=[SheetGame(**game) for game in data["games"]],
+        report=report_from_json(data["report"]),
+        content_hash=data["content_hash"],
+        tournament_fields={key: _from_json_value(value) for key, value in data["tournament_fields"].items()},
+        tournament_cells=dict(data["tournament_cells"]),
+        player_columns=dict(data["player_columns"]),
+        game_columns=dict(data["game_columns"]),
+    )
 
 
 # ------------------------------------------------------------------------------ checks against the database
