@@ -105,7 +105,8 @@ TEXT_LIMITS = {
     "army": 120,
     "penalty_reason": 200,
 }
-# A text a spreadsheet would run as a formula when the site exports it to CSV or Excel (RESULT_SHEET.md).
+# A text a spreadsheet would run as a formula when the site exports it to CSV or Excel (RESULT_SHEET.md); tab
+# and carriage return, the other starts rules.spreadsheet guards against, never begin a cell's text once read.
 FORMULA_STARTS = ("=", "+", "-", "@")
 
 RATING_SYSTEMS = ("adlg", "battle-empire")
