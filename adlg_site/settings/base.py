@@ -248,5 +248,9 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # Eager tasks log one line per run at INFO; the replay logs its own summary.
-    "loggers": {"celery.app.trace": {"level": "WARNING"}},
+    "loggers": {
+        "celery.app.trace": {"level": "WARNING"},
+        # axes logs every sign-in at INFO; its lockouts (WARNING) are what an operator needs.
+        "axes": {"level": "WARNING"},
+    },
 }
