@@ -127,7 +127,17 @@ def home(request):
     """The referees' and the board's start page: each sees the links of their role."""
     board = permissions.can_view_board(request.user)
     return render(request, "board/home.html",
-                  {"board": board, "next_free_id": next_free_id_preview() if board else None})
+                  {"board": board, "next_free_id": next_free_id_preview() if board else None,
+                   "failed_replays": failed_replays() if board else []})
+
+
+def failed_replays() -> list:
+    """The replays that failed and wait for the board (a fact to correct, or the worker's database down): the
+    ratings of their system stay as they were until one succeeds."""
+    from ratings.models import ReplayRequest
+
+    return list(ReplayRequest.objects.filter(status=ReplayRequest.FAILED).select_related("system")
+                .order_by("-finished_at", "-id")[:20])
 
 
 @permissions.rule_required(permissions.can_sanction)
@@ -221,7 +231,8 @@ def tournaments(request):
     elif query:
         qs = qs.filter(Q(name__icontains=query) | Q(city__icontains=query))
     page = Paginator(qs, 50).get_page(request.GET.get("page"))
-    return render(request, "board/tournaments.html", {"page": page, "query": query})
+    return render(request, "board/tournaments.html",
+                  {"page": page, "query": query, "failed_replays": failed_replays()})
 
 
 @permissions.rule_required(permissions.can_override, tournament_kwarg="pk")

@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from players import admin_actions
+from players.admin_forms import GameForm, RegistrationForm, TournamentForm
 from players.admin_mixins import AuditedAdmin, DerivedAdmin
 from ratings.requests import replay_request
 from tournaments.models import Game, Registration, Sheet, Standing, Tournament
@@ -45,12 +46,14 @@ class RatedFactAdmin(AuditedAdmin):
 
 class RegistrationInline(admin.TabularInline):
     model = Registration
+    form = RegistrationForm
     extra = 0
     autocomplete_fields = ["player", "club"]
 
 
 @admin.register(Tournament)
 class TournamentAdmin(RatedFactAdmin):
+    form = TournamentForm
     list_display = ["id", "name", "system", "start_date", "end_date", "city", "country", "status", "official",
                     "worlds", "counts_override"]
     list_filter = ["system", "status", "official", "worlds", "country"]
@@ -67,6 +70,7 @@ class TournamentAdmin(RatedFactAdmin):
 
 @admin.register(Game)
 class GameAdmin(RatedFactAdmin):
+    form = GameForm
     list_display = ["id", "tournament", "round", "table", "player_a", "player_b", "result", "a_losses", "b_losses",
                     "free"]
     list_filter = ["result", "free"]
@@ -77,6 +81,7 @@ class GameAdmin(RatedFactAdmin):
 
 @admin.register(Registration)
 class RegistrationAdmin(RatedFactAdmin):
+    form = RegistrationForm
     list_display = ["tournament", "player", "pool", "penalty", "penalty_reason"]
     search_fields = ["tournament__name", "player__last_name"]
     autocomplete_fields = ["tournament", "player", "club"]
