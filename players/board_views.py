@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
 from players import permissions
+from players.audit import change_lines
 from players.governance import (
     GovernanceError,
     audit_entries,
@@ -315,6 +316,8 @@ def audit(request):
                        object_id=filters.get("object_id", ""), username=filters.get("user", ""),
                        since=filters.get("since"))
     page = Paginator(qs, 50).get_page(request.GET.get("page"))
+    for entry in page:
+        entry.lines = change_lines(entry)
     query = request.GET.copy()
     query.pop("page", None)
     actions = AuditEntry.objects.order_by("action").values_list("action", flat=True).distinct()

@@ -49,6 +49,8 @@ class RegistrationInline(admin.TabularInline):
     form = RegistrationForm
     extra = 0
     autocomplete_fields = ["player", "club"]
+    # When the board registered the player: it decides whether referees see the player's cards.
+    readonly_fields = ["registered_at"]
 
 
 @admin.register(Tournament)
@@ -82,7 +84,8 @@ class GameAdmin(RatedFactAdmin):
 @admin.register(Registration)
 class RegistrationAdmin(RatedFactAdmin):
     form = RegistrationForm
-    list_display = ["tournament", "player", "pool", "penalty", "penalty_reason"]
+    list_display = ["tournament", "player", "pool", "penalty", "penalty_reason", "registered_at"]
+    readonly_fields = ["registered_at"]
     search_fields = ["tournament__name", "player__last_name"]
     autocomplete_fields = ["tournament", "player", "club"]
     list_select_related = ["tournament", "player"]
