@@ -1,4 +1,8 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from players import admin_actions
 from players.admin_forms import GameForm, RegistrationForm, TournamentForm
@@ -68,6 +72,23 @@ class TournamentAdmin(RatedFactAdmin):
                admin_actions.withdraw_results]
     # These decide a replay: they change only through the actions above, which request it and ask a reason.
     readonly_fields = ["counts_override", "override_reason", "exception_approved", "exception_reason", "status"]
+
+    def get_deleted_objects(self, objs, request):
+        """The confirmation of a deletion (one tournament or a selection): a rated tournament's results are taken
+        out of the ratings by withdrawing them, with a reason, not by deleting the tournament."""
+        rated = [t for t in objs if t.status != Tournament.REGISTERED]
+        if rated and request.POST.get("post") != "yes":  # the confirmation page, not the confirmed deletion
+            links = ", ".join(
+                format_html('<a href="{}">{}</a>', reverse("board:tournament_withdraw", args=[t.pk]), t)
+                for t in rated
+            )
+            messages.warning(request, format_html(
+                _("{} has rated results. To take results out of the ratings, withdraw them on the board's page "
+                  "(with a reason, kept in the audit log): {}. Deleting also erases the tournament's facts."),
+                _("This tournament") if len(rated) == 1 else _("Each of these tournaments"),
+                mark_safe(links),  # noqa: S308 - built by format_html above
+            ))
+        return super().get_deleted_objects(objs, request)
 
 
 @admin.register(Game)
