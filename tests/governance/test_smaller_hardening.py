@@ -29,7 +29,7 @@ def test_the_size_message_tells_the_file_from_the_limit():
     assert too_big_message(just_over).startswith("The file is 5.1 MB; the limit for a result sheet is 5 MB.")
     assert megabytes(5 * 1024 * 1024) == "5 MB"
     with translation.override("fr"):
-        assert megabytes(just_over) == "5,1 Mo"
+        assert megabytes(just_over) == "5,1\u00a0Mo"  # a non-breaking space, as French typography wants
 
 
 def test_deleting_a_rated_tournament_points_to_withdrawing_its_results(client, board):
