@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Now
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -71,7 +72,8 @@ class Registration(models.Model):
     row = models.PositiveIntegerField(_("sheet row"), null=True, blank=True)
     # When the player was registered: a referee sees the player's cards only for a registration made before the
     # tournament starts (players.permissions). A corrected sheet keeps the dates of the players it keeps.
-    registered_at = models.DateTimeField(_("registered at"), default=timezone.now)
+    # The database's default too: the bulk loaders (COPY) name their columns and leave this one out.
+    registered_at = models.DateTimeField(_("registered at"), default=timezone.now, db_default=Now())
 
     class Meta:
         ordering = ["tournament", "pool", "player"]
