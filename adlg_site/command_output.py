@@ -6,6 +6,8 @@ import csv
 import json
 from collections.abc import Iterable, Sequence
 
+from rules.spreadsheet import neutralised_row
+
 FORMATS = ("csv", "json")
 
 
@@ -25,6 +27,7 @@ def _write(stream, *, columns: Sequence[str], rows: Iterable[Sequence], fmt: str
         stream.write(json.dumps([dict(zip(columns, row, strict=True)) for row in rows], ensure_ascii=False))
         stream.write("\n")
         return
+    # A CSV is opened in a spreadsheet: no stored text may reach it as a formula (rules.spreadsheet). JSON is data.
     writer = csv.writer(stream, lineterminator="\n")
     writer.writerow(columns)
-    writer.writerows(rows)
+    writer.writerows(neutralised_row(row) for row in rows)

@@ -1,97 +1,75 @@
-"""Sign in and out. Sign-in attempts are throttled so a password cannot be guessed by trying many.
+"""Sign in and out. Every sign-in, this page's and the admin's, is throttled by django-axes (settings: AXES_*).
 
 Terms:
-- *window*: 15 minutes from the first failed attempt of a username from one address.
-- *limit*: 5 failed attempts per username and address in a window; after that every attempt is refused (even with
-  the right password) until the window passes. One address may also fail at most 50 times in a window, whatever
-  the usernames (password spraying).
-The counters live in Django's cache (``CACHES["default"]``): with several web processes it must be a shared
-cache (Redis or the database), not the per-process memory cache.
+- *client address*: where the request comes from, as this site can trust it: REMOTE_ADDR, or behind reverse
+  proxies of ours the address the outermost of them received the connection from (TRUSTED_PROXY_HEADER and
+  TRUSTED_PROXY_COUNT). A client can write anything in X-Forwarded-For; only what our own proxies appended is
+  read.
+- *lockout*: after AXES_FAILURE_LIMIT failed sign-ins of one account from one client address, every attempt of
+  that pair is refused, even with the right password, until AXES_COOLOFF_TIME has passed. The counts are rows in
+  the database (django-axes' default handler), so sign-in does not depend on Redis.
 """
 
 from __future__ import annotations
 
-import hashlib
-import time
+import ipaddress
 
+from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
-from django.core.cache import cache
-from django.core.exceptions import ValidationError
+from django.shortcuts import render
 from django.urls import NoReverseMatch
 from django.utils.translation import gettext_lazy as _
 
-WINDOW_SECONDS = 15 * 60
-MAX_FAILURES_PER_USERNAME = 5
-MAX_FAILURES_PER_ADDRESS = 50
+LOCKED_OUT = _("Too many failed sign-in attempts. Wait 15 minutes, then try again.")
 
 
-def _clock() -> float:
-    return time.time()
+def client_address(request) -> str:
+    """The client's address (see the module's terms); REMOTE_ADDR when the proxy header is absent or short."""
+    remote = request.META.get("REMOTE_ADDR", "") or ""
+    header = settings.TRUSTED_PROXY_HEADER
+    count = settings.TRUSTED_PROXY_COUNT
+    if not header or count < 1:
+        return remote
+    key = "HTTP_" + header.upper().replace("-", "_")
+    hops = [hop.strip() for hop in request.META.get(key, "").split(",") if hop.strip()]
+    if len(hops) < count:
+        return remote
+    candidate = hops[-count]
+    try:
+        return str(ipaddress.ip_address(candidate))
+    except ValueError:  # our proxy never writes anything but an address: a misconfiguration, not a client
+        return remote
 
 
-def _client_address(request) -> str:
-    # REMOTE_ADDR only: X-Forwarded-For is set by the client unless a trusted proxy overwrites it.
-    return request.META.get("REMOTE_ADDR", "")
+def attempted_username(request, credentials: dict) -> str:
+    """The username as counted: 'Board', 'board ' and 'BOARD' are one account's attempts."""
+    username = (credentials or {}).get("username") or ""
+    return str(username).strip().casefold()
 
 
-def _keys(request, username: str) -> list[tuple[str, int]]:
-    address = _client_address(request)
-    user_key = hashlib.sha256(f"{username.strip().casefold()}|{address}".encode()).hexdigest()
-    address_key = hashlib.sha256(address.encode()).hexdigest()
-    return [(f"login-fail:u:{user_key}", MAX_FAILURES_PER_USERNAME),
-            (f"login-fail:a:{address_key}", MAX_FAILURES_PER_ADDRESS)]
+class SignInForm(AuthenticationForm):
+    """Django's form; the lockout is django-axes' business (locked_out below)."""
 
 
-def _current(key: str) -> dict | None:
-    entry = cache.get(key)
-    if entry is None or _clock() - entry["first"] >= WINDOW_SECONDS:
-        return None
-    return entry
-
-
-def login_blocked(request, username: str) -> bool:
-    for key, limit in _keys(request, username):
-        entry = _current(key)
-        if entry is not None and entry["count"] >= limit:
-            return True
-    return False
-
-
-def login_failed(request, username: str) -> None:
-    for key, _limit in _keys(request, username):
-        entry = _current(key) or {"first": _clock(), "count": 0}
-        entry["count"] += 1
-        cache.set(key, entry, timeout=WINDOW_SECONDS)
-
-
-def login_succeeded(request, username: str) -> None:
-    key, _limit = _keys(request, username)[0]
-    cache.delete(key)
-
-
-class ThrottledAuthenticationForm(AuthenticationForm):
-    error_messages = {
-        **AuthenticationForm.error_messages,
-        "throttled": _("Too many failed sign-in attempts. Wait 15 minutes, then try again."),
-    }
-
-    def clean(self):
-        username = self.data.get("username", "") or ""
-        if login_blocked(self.request, username):
-            raise ValidationError(self.error_messages["throttled"], code="throttled")
-        try:
-            cleaned = super().clean()
-        except ValidationError:
-            login_failed(self.request, username)
-            raise
-        if self.get_user() is not None:
-            login_succeeded(self.request, username)
-        return cleaned
+def locked_out(request, original_response=None, credentials=None):
+    """django-axes' answer to a locked-out attempt: the sign-in page, saying why, with status 429. The form is
+    not bound: validating it would authenticate again, and count one more failure."""
+    username = str((credentials or {}).get("username") or request.POST.get("username") or "")
+    return render(
+        request,
+        "registration/login.html",
+        {
+            "form": SignInForm(request, initial={"username": username}),
+            "locked_out": LOCKED_OUT,
+            "next": request.POST.get("next") or request.GET.get("next", ""),
+        },
+        status=429,
+    )
 
 
 class LoginView(auth_views.LoginView):
-    form_class = ThrottledAuthenticationForm
+    form_class = SignInForm
     template_name = "registration/login.html"
     redirect_authenticated_user = True
 
@@ -100,12 +78,6 @@ class LoginView(auth_views.LoginView):
             return super().get_default_redirect_url()
         except NoReverseMatch:  # the public home page is not mounted (yet)
             return "/"
-
-    def form_invalid(self, form):
-        response = super().form_invalid(form)
-        if form.has_error("__all__", "throttled"):
-            response.status_code = 429
-        return response
 
 
 class LogoutView(auth_views.LogoutView):

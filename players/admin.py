@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from players import admin_actions
+from players.admin_forms import ClubForm, PlayerForm
 from players.admin_mixins import AuditedAdmin
 from players.models import AuditEntry, Club, Country, OpeningBalance, Player, RetiredId, Sanction
 
@@ -13,6 +14,7 @@ class CountryAdmin(AuditedAdmin):
 
 @admin.register(Club)
 class ClubAdmin(AuditedAdmin):
+    form = ClubForm
     list_display = ["name", "country"]
     list_filter = ["country"]
     search_fields = ["name"]
@@ -26,6 +28,7 @@ class OpeningBalanceInline(admin.TabularInline):
 
 @admin.register(Player)
 class PlayerAdmin(AuditedAdmin):
+    form = PlayerForm
     list_display = ["id", "last_name", "first_name", "club", "country", "excluded_at", "merged_into"]
     list_filter = ["country", ("excluded_at", admin.EmptyFieldListFilter)]
     search_fields = ["id", "last_name", "first_name", "club__name"]

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
 from players import permissions
+from players.audit import change_lines
 from players.governance import (
     GovernanceError,
     audit_entries,
@@ -127,7 +128,17 @@ def home(request):
     """The referees' and the board's start page: each sees the links of their role."""
     board = permissions.can_view_board(request.user)
     return render(request, "board/home.html",
-                  {"board": board, "next_free_id": next_free_id_preview() if board else None})
+                  {"board": board, "next_free_id": next_free_id_preview() if board else None,
+                   "failed_replays": failed_replays() if board else []})
+
+
+def failed_replays() -> list:
+    """The replays that failed and wait for the board (a fact to correct, or the worker's database down): the
+    ratings of their system stay as they were until one succeeds."""
+    from ratings.models import ReplayRequest
+
+    return list(ReplayRequest.objects.filter(status=ReplayRequest.FAILED).select_related("system")
+                .order_by("-finished_at", "-id")[:20])
 
 
 @permissions.rule_required(permissions.can_sanction)
@@ -221,7 +232,8 @@ def tournaments(request):
     elif query:
         qs = qs.filter(Q(name__icontains=query) | Q(city__icontains=query))
     page = Paginator(qs, 50).get_page(request.GET.get("page"))
-    return render(request, "board/tournaments.html", {"page": page, "query": query})
+    return render(request, "board/tournaments.html",
+                  {"page": page, "query": query, "failed_replays": failed_replays()})
 
 
 @permissions.rule_required(permissions.can_override, tournament_kwarg="pk")
@@ -304,6 +316,8 @@ def audit(request):
                        object_id=filters.get("object_id", ""), username=filters.get("user", ""),
                        since=filters.get("since"))
     page = Paginator(qs, 50).get_page(request.GET.get("page"))
+    for entry in page:
+        entry.lines = change_lines(entry)
     query = request.GET.copy()
     query.pop("page", None)
     actions = AuditEntry.objects.order_by("action").values_list("action", flat=True).distinct()

@@ -284,12 +284,11 @@ def tournament_override(*, tournament, counts: bool | None, reason: str, user):
 
 def tournament_results_withdraw(*, tournament, reason: str, user):
     """Take a tournament's results out (a sheet imported by mistake, results the board annuls): its games and
-    registrations go, it is back to announced, and the replay from its end recomputes everything after it. Its
-    standings, outcome and championship points go at once (no replay reads a tournament without results); its
-    rating events stay until that replay replaces them, as only the replay removes events."""
-    from championship.models import ChampionshipResult
+    registrations go, it is back to announced, and the replay from its end recomputes everything after it: its
+    rating events, standings, outcome and championship points go with that replay, the only writer of derived
+    rows."""
     from ratings.requests import replay_request
-    from tournaments.models import Standing, Tournament, TournamentOutcome
+    from tournaments.models import Tournament
 
     reason = (reason or "").strip()
     if not reason:
@@ -301,10 +300,6 @@ def tournament_results_withdraw(*, tournament, reason: str, user):
         games = tournament.games.count()
         tournament.games.all().delete()
         tournament.registrations.all().delete()
-        for derived in (Standing.objects.filter(tournament=tournament),
-                        TournamentOutcome.objects.filter(tournament=tournament),
-                        ChampionshipResult.objects.filter(tournament=tournament)):
-            derived._raw_delete(derived.db)
         tournament.status = Tournament.REGISTERED
         tournament.save(update_fields=["status"])
         audit_record(user=user, action="tournament_results_withdrawn", obj=tournament,

@@ -9,10 +9,16 @@ Roles (a user may hold several):
 - *anonymous*: everybody else; sees the public site only.
 
 Sanctions (charter App. 7 §3, RULES.md §8): yellow and red cards, with the player's identity, are seen by the
-board, and by a referee only for players registered in a tournament that referee runs, and only until that
-tournament ends (``end_date >= today``). A yellow card past its expiry date is shown to nobody but the board
-(the nightly task erases it). The reason of a sanction is the board's alone. Nobody but the board sees
-exclusions' reasons; an exclusion itself is visible publicly only as the player's absence.
+board, and by a referee only for players registered in a tournament that referee runs *before it starts* (a
+registration made on or after the first day, by a result sheet say, shows nothing: any referee can send a sheet
+listing anyone), and only until a week after it ends (``end_date + CARDS_AFTER_END >= today``). Every card a
+referee is shown is written to the audit log (the cards page does it). A yellow card past its expiry date is
+shown to nobody but the board (the nightly task erases it). The reason of a sanction is the board's alone.
+Nobody but the board sees exclusions' reasons; an exclusion itself is visible publicly only as the player's
+absence.
+
+Only the board makes an account a referee (the admin, or naming it as a referee of a tournament it registers):
+a referee may name as co-referees only accounts that referee already (tournaments.registration_views).
 
 Stable API (others import these names):
 
@@ -38,12 +44,12 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from datetime import date
+from datetime import date, timedelta
 from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from rest_framework.permissions import SAFE_METHODS, BasePermission
@@ -84,13 +90,29 @@ def _today(today: date | None) -> date:
     return today or timezone.localdate()
 
 
+# A referee sees the cards of a tournament's players until this long after its last day (the sheet, a correction).
+CARDS_AFTER_END = timedelta(days=7)
+
+
+def cards_registrations(user, *, today: date | None = None, tournament=None) -> QuerySet:
+    """The registrations that let this referee see a player's cards: in a tournament they referee, made before
+    its first day, the tournament not over for more than CARDS_AFTER_END."""
+    from tournaments.models import Registration
+
+    qs = Registration.objects.filter(
+        tournament__referees=user,
+        tournament__end_date__gte=_today(today) - CARDS_AFTER_END,
+        registered_at__date__lt=F("tournament__start_date"),
+    )
+    return qs.filter(tournament=tournament) if tournament is not None else qs
+
+
 # --- sanctions ---------------------------------------------------------------------------------------------------
 
 
 def visible_sanctions(user, qs: QuerySet | None = None, *, today: date | None = None) -> QuerySet:
     """The sanctions of `qs` (default: all) this user may see, with the player's identity."""
     from players.models import Sanction
-    from tournaments.models import Registration
 
     if qs is None:
         qs = Sanction.objects.all()
@@ -99,9 +121,7 @@ def visible_sanctions(user, qs: QuerySet | None = None, *, today: date | None = 
     if not _active(user):
         return qs.none()
     today = _today(today)
-    refereed_players = Registration.objects.filter(
-        tournament__referees=user, tournament__end_date__gte=today
-    ).values("player_id")
+    refereed_players = cards_registrations(user, today=today).values("player_id")
     return (
         qs.filter(kind__in=[Sanction.YELLOW, Sanction.RED], player_id__in=refereed_players)
         .exclude(kind=Sanction.YELLOW, expires_on__lt=today)
@@ -114,11 +134,7 @@ def can_view_sanctions(user, player, *, today: date | None = None) -> bool:
         return True
     if not _active(user) or player is None:
         return False
-    from tournaments.models import Registration
-
-    return Registration.objects.filter(
-        player=player, tournament__referees=user, tournament__end_date__gte=_today(today)
-    ).exists()
+    return cards_registrations(user, today=today).filter(player=player).exists()
 
 
 def can_view_sanction_reason(user) -> bool:
@@ -126,10 +142,10 @@ def can_view_sanction_reason(user) -> bool:
 
 
 def can_view_tournament_cards(user, tournament, *, today: date | None = None) -> bool:
-    """The cards page of a tournament: the board always, its referees until it ends."""
+    """The cards page of a tournament: the board always, its referees until a week after it ends."""
     if is_board(user):
         return True
-    return is_referee_of(user, tournament) and tournament.end_date >= _today(today)
+    return is_referee_of(user, tournament) and tournament.end_date + CARDS_AFTER_END >= _today(today)
 
 
 # --- tournaments -------------------------------------------------------------------------------------------------

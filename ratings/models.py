@@ -101,7 +101,7 @@ class RatingEvent(models.Model):
     expected = models.FloatField(_("expected score"), null=True, blank=True)
     score = models.FloatField(_("result value"), null=True, blank=True)
     # With rating_before and games_before, the player's whole state before the event: a replay from a date
-    # starts from each player's first event on or after it, read in one pass (ratings.services.read_start_state).
+    # starts from each player's first event on or after it, read in one pass (ratings.selectors.ratings_at).
     last_played_before = models.DateField(_("last rated game before"), null=True, blank=True)
 
     class Meta:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from datetime import timedelta
 
 from celery import shared_task
@@ -34,6 +35,17 @@ def replay_system(self, system_code: str) -> int:
         logger.info("replay of %s already running; its loop takes the new requests", system_code)
         return 0
     except Exception as exc:
+        faults = _faulty_facts(system_code)
+        if faults:
+            # The facts themselves stop the replay: retrying changes nothing, and the board must hear at once
+            # which fact to correct (its pages show failed replays). The next change of the facts replays again.
+            logger.error("replay of %s stopped by the facts: %s", system_code, "; ".join(faults))
+            replay_failed(
+                system_code=system_code,
+                error="The replay stops on these facts; correct them in the admin: " + "; ".join(faults)
+                + f" ({type(exc).__name__}: {exc})",
+            )
+            return 0
         if self.request.retries >= self.max_retries:
             logger.exception("replay of %s failed for good", system_code)
             replay_failed(system_code=system_code, error=f"{type(exc).__name__}: {exc}")
@@ -41,8 +53,36 @@ def replay_system(self, system_code: str) -> int:
         raise self.retry(exc=exc, countdown=min(300, 5 * 2 ** self.request.retries)) from exc
 
 
+def _faulty_facts(system_code: str) -> list[str]:
+    from tournaments.fact_checks import faulty_games
+
+    try:
+        return faulty_games(system_code=system_code)
+    except Exception:  # the database itself may be what failed: then the retries below are the answer
+        logger.exception("the facts of %s could not be checked", system_code)
+        return []
+
+
+# The longest an enqueue may hold the request that committed the facts (the broker's own timeouts are shorter).
+ENQUEUE_WAIT_SECONDS = 1.0
+
+
 def enqueue_replay(system_code: str) -> None:
-    """Called after commit. If the broker is unreachable the request row stays pending for the sweep."""
+    """Called after commit. If the broker is unreachable the request row stays pending for the sweep, so the
+    request never waits on the broker more than ENQUEUE_WAIT_SECONDS: the message is sent on a thread of its own,
+    which may go on failing in the background. In-process (no broker) the replay runs here and now."""
+    if replay_system.app.conf.task_always_eager:
+        _send(system_code)
+        return
+    sender = threading.Thread(target=_send, args=(system_code,), name=f"enqueue-{system_code}", daemon=True)
+    sender.start()
+    sender.join(ENQUEUE_WAIT_SECONDS)
+    if sender.is_alive():
+        logger.warning("enqueueing the replay of %s takes over %s s; the sweep will retry if it fails",
+                       system_code, ENQUEUE_WAIT_SECONDS)
+
+
+def _send(system_code: str) -> None:
     try:
         replay_system.delay(system_code)
     except Exception:  # the broker is down: the periodic sweep will enqueue the pending request again

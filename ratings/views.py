@@ -27,6 +27,7 @@ from ratings.selectors import (
     ruleset_ranks,
 )
 from rules.rulesets import RULESETS, Ruleset
+from rules.spreadsheet import neutralised_row
 
 PAGE_SIZE = 50
 EXPORT_CHUNK = 2000
@@ -168,7 +169,9 @@ class _Echo:
 def rating_list_csv(request, system: str):
     current, rows = _export_rows(request, system)
     writer = csv.writer(_Echo())
-    response = StreamingHttpResponse((writer.writerow(row) for row in rows), content_type="text/csv; charset=utf-8")
+    # Every text neutralised: a player named =HYPERLINK(...) must reach the spreadsheet as text (rules.spreadsheet).
+    response = StreamingHttpResponse((writer.writerow(neutralised_row(row)) for row in rows),
+                                     content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="ratings-{current.code}-{date.today():%Y-%m-%d}.csv"'
     return response
 
@@ -180,7 +183,7 @@ def rating_list_xlsx(request, system: str):
     workbook = Workbook(write_only=True)  # streams rows to the file: memory stays flat on 100,000 players
     sheet = workbook.create_sheet(current.name[:31])
     for row in rows:
-        sheet.append(row)
+        sheet.append(neutralised_row(row))  # openpyxl writes a text starting with "=" as a live formula
     buffer = io.BytesIO()
     workbook.save(buffer)
     response = HttpResponse(buffer.getvalue(),

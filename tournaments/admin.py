@@ -1,6 +1,11 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from players import admin_actions
+from players.admin_forms import GameForm, RegistrationForm, TournamentForm
 from players.admin_mixins import AuditedAdmin, DerivedAdmin
 from ratings.requests import replay_request
 from tournaments.models import Game, Registration, Sheet, Standing, Tournament
@@ -45,12 +50,16 @@ class RatedFactAdmin(AuditedAdmin):
 
 class RegistrationInline(admin.TabularInline):
     model = Registration
+    form = RegistrationForm
     extra = 0
     autocomplete_fields = ["player", "club"]
+    # When the board registered the player: it decides whether referees see the player's cards.
+    readonly_fields = ["registered_at"]
 
 
 @admin.register(Tournament)
 class TournamentAdmin(RatedFactAdmin):
+    form = TournamentForm
     list_display = ["id", "name", "system", "start_date", "end_date", "city", "country", "status", "official",
                     "worlds", "counts_override"]
     list_filter = ["system", "status", "official", "worlds", "country"]
@@ -64,9 +73,27 @@ class TournamentAdmin(RatedFactAdmin):
     # These decide a replay: they change only through the actions above, which request it and ask a reason.
     readonly_fields = ["counts_override", "override_reason", "exception_approved", "exception_reason", "status"]
 
+    def get_deleted_objects(self, objs, request):
+        """The confirmation of a deletion (one tournament or a selection): a rated tournament's results are taken
+        out of the ratings by withdrawing them, with a reason, not by deleting the tournament."""
+        rated = [t for t in objs if t.status != Tournament.REGISTERED]
+        if rated and request.POST.get("post") != "yes":  # the confirmation page, not the confirmed deletion
+            links = ", ".join(
+                format_html('<a href="{}">{}</a>', reverse("board:tournament_withdraw", args=[t.pk]), t)
+                for t in rated
+            )
+            messages.warning(request, format_html(
+                _("{} has rated results. To take results out of the ratings, withdraw them on the board's page "
+                  "(with a reason, kept in the audit log): {}. Deleting also erases the tournament's facts."),
+                _("This tournament") if len(rated) == 1 else _("Each of these tournaments"),
+                mark_safe(links),  # noqa: S308 - built by format_html above
+            ))
+        return super().get_deleted_objects(objs, request)
+
 
 @admin.register(Game)
 class GameAdmin(RatedFactAdmin):
+    form = GameForm
     list_display = ["id", "tournament", "round", "table", "player_a", "player_b", "result", "a_losses", "b_losses",
                     "free"]
     list_filter = ["result", "free"]
@@ -77,7 +104,9 @@ class GameAdmin(RatedFactAdmin):
 
 @admin.register(Registration)
 class RegistrationAdmin(RatedFactAdmin):
-    list_display = ["tournament", "player", "pool", "penalty", "penalty_reason"]
+    form = RegistrationForm
+    list_display = ["tournament", "player", "pool", "penalty", "penalty_reason", "registered_at"]
+    readonly_fields = ["registered_at"]
     search_fields = ["tournament__name", "player__last_name"]
     autocomplete_fields = ["tournament", "player", "club"]
     list_select_related = ["tournament", "player"]

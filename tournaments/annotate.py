@@ -9,7 +9,8 @@ Terms:
 
 Only a file that passed the guard of tournaments.sheet is opened, in openpyxl's normal mode (which loads the
 whole workbook): a refused file (not a workbook, a bomb, over a limit) gets no copy, nor does one whose
-worksheets are too big to load whole (MAX_WORKSHEETS).
+worksheets are too big to load whole (MAX_WORKSHEETS, MAX_CELLS). The work is linear in the file and the
+report: the report holds at most REPORT_LIMIT issues of each severity, and every row is written once.
 """
 
 from __future__ import annotations
@@ -26,12 +27,16 @@ from openpyxl.utils.cell import coordinate_from_string
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.hyperlink import Hyperlink
 
-from tournaments.sheet import MAX_BYTES, SHEETS, Issue, Report, guard
+from tournaments.sheet import MAX_BYTES, SHEETS, Issue, Report, guard, workbook_cells
 
 # Normal mode builds an object per cell, a few times the XML's size in memory. The reader stops at 50 blank
 # rows, so a sheet padded with a million junk rows reads fine but must not be loaded whole here. A real result
 # sheet's worksheets are a few MB (the template's Standings sheet, saved with its values, about 4 MB).
 MAX_WORKSHEETS = 20 * 1024 * 1024
+# Each worksheet passed the guard's 100,000 cells, but a workbook of many such sheets would still take gigabytes
+# loaded whole (openpyxl keeps an object per cell): the copy is made for workbooks up to this many in all, a few
+# times what a result sheet with its template's Standings holds (about 20,000).
+MAX_CELLS = 250_000
 
 ERROR_FILL = PatternFill("solid", start_color="FFC7CE")
 WARNING_FILL = PatternFill("solid", start_color="FFEB9C")
@@ -48,6 +53,7 @@ def annotate_workbook(data: bytes, report: Report, *, lang: str = "en") -> bytes
         report.refused
         or guard(data, max_bytes=MAX_BYTES) is not None
         or _worksheets_size(data) > MAX_WORKSHEETS
+        or workbook_cells(data, stop_after=MAX_CELLS) > MAX_CELLS
     ):
         return None
     lang = "fr" if lang.lower().startswith("fr") else "en"
@@ -99,11 +105,14 @@ def _mark(workbook: Workbook, *, report: Report, lang: str) -> None:
     sheet.append([severity, sheet_title, cell_title, message_title])
     for column in "ABCD":
         sheet[f"{column}2"].font = Font(bold=True)
-    for issue in report.issues():
+    more_errors, more_warnings = report.summaries()
+    listed = [*report.errors, *([more_errors] if more_errors else []), *report.warnings,
+              *([more_warnings] if more_warnings else [])]
+    # Rows counted here: the worksheet's max_row walks every cell, once per row that would make it quadratic.
+    for row, issue in enumerate(listed, start=3):
         sheet.append(
             [error if issue.severity == "error" else warning, issue.sheet, issue.cell, issue.message(lang)]
         )
-        row = sheet.max_row
         sheet[f"A{row}"].fill = ERROR_FILL if issue.severity == "error" else WARNING_FILL
         title = titles.get(issue.sheet.casefold()) if issue.sheet else None
         if title is not None and issue.cell and _is_cell(issue.cell):

@@ -26,7 +26,7 @@ from rest_framework.exceptions import APIException, PermissionDenied
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from players import permissions
@@ -36,6 +36,7 @@ from tournaments.models import Sheet
 from tournaments.referee_views import UploadForbidden, language, may_see_sheet, sheet_receive_as
 from tournaments.services import SheetOutcome, sheet_import
 from tournaments.sheet import Report
+from tournaments.upload_limits import upload_wait_seconds
 
 logger = logging.getLogger(__name__)
 
@@ -106,6 +107,17 @@ def _refusal(code: str, message: str) -> dict:
 
 MayUploadSheets = permissions.permission_for(permissions.can_register_tournament)
 
+
+class SheetUploadThrottle(BaseThrottle):
+    """The upload page's limit (tournaments.upload_limits), shared with it: one count per account."""
+
+    def allow_request(self, request, view) -> bool:
+        self._wait = upload_wait_seconds(request.user) if request.method == "POST" else 0
+        return not self._wait
+
+    def wait(self) -> int:
+        return self._wait
+
 UPLOADED = OpenApiExample(
     "imported",
     response_only=True,
@@ -125,8 +137,7 @@ class SheetUploadView(APIView):
     authentication_classes = [TokenAuthentication, SessionAuthentication]
     parser_classes = [MultiPartParser, FormParser]
     permission_classes = [IsAuthenticated, MayUploadSheets]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "upload"
+    throttle_classes = [SheetUploadThrottle]
 
     def initial(self, request, *args, **kwargs):
         # Before authentication: the session's CSRF check would read (and buffer) the whole body.
@@ -175,8 +186,13 @@ class SheetUploadView(APIView):
                 )
         except UploadForbidden as refused:
             raise PermissionDenied(_forbidden_message(refused)) from None
-        except Exception:  # a fault of the site: everything was rolled back, the caller may retry
+        except Exception:
+            # A fault of the site. After the commit (a cache or broker failing in an on-commit hook) the import
+            # stands, and the answer says so; before it, everything was rolled back and the caller may retry.
             logger.exception("API import of %s failed", file.name)
+            committed = _committed_import(request, file)
+            if committed is not None:
+                return committed
             return Response(
                 {
                     "detail": _(
@@ -194,6 +210,27 @@ class SheetUploadView(APIView):
             status=code,
             headers={"Location": f"{request.path.rstrip('/')}/{sheet.pk}/"},
         )
+
+
+def _committed_import(request, file) -> Response | None:
+    """The answer for an upload whose import committed before the failure, or None when nothing was kept."""
+    import hashlib
+
+    file.seek(0)
+    sha256 = hashlib.sha256(file.read()).hexdigest()
+    sheet = (
+        Sheet.objects.filter(sha256=sha256, uploaded_by=request.user, status__in=(Sheet.IMPORTED, Sheet.REPLAYED))
+        .defer("content").order_by("-imported_at").first()
+    )
+    if sheet is None:
+        return None
+    report = (sheet.report or {}).get(language()) or {"errors": [], "warnings": []}
+    return Response(
+        {"ok": True, "tournament_id": sheet.tournament_id, "new_players": sheet.new_players or {},
+         "errors": [], "warnings": report.get("warnings", [])},
+        status=status.HTTP_201_CREATED,
+        headers={"Location": f"{request.path.rstrip('/')}/{sheet.pk}/"},
+    )
 
 
 def _forbidden_message(refused: UploadForbidden) -> str:

@@ -4,15 +4,27 @@ from __future__ import annotations
 
 from django import forms
 from django.conf import settings
-from django.template.defaultfilters import filesizeformat
+from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
+def megabytes(size: int, *, round_up: bool = True) -> str:
+    """A size to one decimal, in MB (KB below one MB). A file's size is rounded *up* and a limit *down*, so that
+    a file just over the 5 MB limit reads "5.1 MB; the limit is 5 MB", never "5.0 MB; the limit is 5.0 MB".
+    Whole numbers lose their ".0"; French gets its comma and "Mo"."""
+    unit = 1024 * 1024 if size >= 1024 * 1024 else 1024
+    tenths = -(-size * 10 // unit) if round_up else size * 10 // unit
+    number = formats.number_format(tenths / 10, decimal_pos=0 if tenths % 10 == 0 else 1)
+    if unit == 1024:
+        return _("%(number)s KB") % {"number": number}
+    return _("%(number)s MB") % {"number": number}
+
+
 def too_big_message(size: int | None = None) -> str:
-    limit = filesizeformat(settings.SHEET_MAX_BYTES)
+    limit = megabytes(settings.SHEET_MAX_BYTES, round_up=False)
     if size is None:
         return _(
             "The file is larger than %(limit)s, the limit for a result sheet. A result sheet is normally "
@@ -21,7 +33,7 @@ def too_big_message(size: int | None = None) -> str:
     return _(
         "The file is %(size)s; the limit for a result sheet is %(limit)s. A result sheet is normally "
         "well under 1 MB: remove pictures and extra sheets, save it again and send it again."
-    ) % {"size": filesizeformat(size), "limit": limit}
+    ) % {"size": megabytes(size), "limit": limit}
 
 
 def upload_too_big(content_length: object) -> bool:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import F, Q
+from django.db.models.functions import Now
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -44,6 +47,10 @@ class Tournament(models.Model):
         ordering = ["-end_date", "-start_date", "-id"]
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
+        constraints = [
+            models.CheckConstraint(condition=Q(end_date__gte=F("start_date")), name="tournament_ends_after_start"),
+            models.CheckConstraint(condition=Q(rounds__gte=1), name="tournament_has_rounds"),
+        ]
         indexes = [
             models.Index(fields=["system", "end_date", "start_date", "id"], name="tournament_history_order"),
             models.Index(fields=["start_date"], name="tournament_start"),
@@ -63,6 +70,10 @@ class Registration(models.Model):
     penalty = models.PositiveSmallIntegerField(_("penalty points"), default=0)
     penalty_reason = models.CharField(_("penalty reason"), max_length=200, blank=True)
     row = models.PositiveIntegerField(_("sheet row"), null=True, blank=True)
+    # When the player was registered: a referee sees the player's cards only for a registration made before the
+    # tournament starts (players.permissions). A corrected sheet keeps the dates of the players it keeps.
+    # The database's default too: the bulk loaders (COPY) name their columns and leave this one out.
+    registered_at = models.DateTimeField(_("registered at"), default=timezone.now, db_default=Now())
 
     class Meta:
         ordering = ["tournament", "pool", "player"]
@@ -96,7 +107,17 @@ class Game(models.Model):
         ordering = ["tournament", "round", "table"]
         verbose_name = _("game")
         verbose_name_plural = _("games")
-        constraints = [models.UniqueConstraint(fields=["tournament", "round", "table"], name="one_game_per_table")]
+        # The rules of tournaments.sheet.game_faults that need no other row: the admin's form checks them all, and
+        # these keep a typo made any other way from reaching the replay.
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "round", "table"], name="one_game_per_table"),
+            models.CheckConstraint(condition=~Q(player_a=F("player_b")), name="game_players_differ"),
+            models.CheckConstraint(condition=Q(a_losses__isnull=True) | Q(a_losses__lte=100),
+                                   name="game_a_losses_percent"),
+            models.CheckConstraint(condition=Q(b_losses__isnull=True) | Q(b_losses__lte=100),
+                                   name="game_b_losses_percent"),
+            models.CheckConstraint(condition=Q(round__gte=1) & Q(table__gte=1), name="game_round_and_table"),
+        ]
         indexes = [
             models.Index(fields=["player_a"], name="game_player_a"),
             models.Index(fields=["player_b"], name="game_player_b"),
@@ -137,6 +158,9 @@ class Sheet(models.Model):
     uploaded_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
     status = models.CharField(_("status"), max_length=10, choices=STATUS_CHOICES, default=RECEIVED)
     report = models.JSONField(_("report"), default=dict, blank=True)
+    # What the reader found in the file (tournaments.sheet.parsed_as_json), so that the preview, the confirmation
+    # and the annotated copy never parse the file again.
+    reading = models.JSONField(_("reading"), default=dict, blank=True)
     new_players = models.JSONField(_("new players"), default=dict, blank=True)
     replay_request = models.ForeignKey("ratings.ReplayRequest", on_delete=models.SET_NULL, null=True, blank=True,
                                        related_name="+")
@@ -149,6 +173,22 @@ class Sheet(models.Model):
 
     def __str__(self) -> str:
         return f"{self.file_name} ({self.get_status_display()})"
+
+
+class UploadAttempt(models.Model):
+    """One result sheet sent by one account, on the upload page or the API, whatever became of it: the count of
+    the last hour limits uploads (tournaments.upload_limits). Kept a day."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("upload attempt")
+        verbose_name_plural = _("upload attempts")
+        indexes = [models.Index(fields=["user", "at"], name="upload_attempt_user_at")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.at:%Y-%m-%d %H:%M}"
 
 
 class Standing(models.Model):

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import PurePath
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
@@ -34,9 +35,10 @@ from tournaments.annotate import annotate_workbook
 from tournaments.forms import XLSX_TYPE, ConfirmForm, SheetUploadForm, too_big_message, upload_too_big
 from tournaments.models import Sheet, Tournament
 from tournaments.preview import sheet_preview
-from tournaments.services import sheet_check, sheet_import, sheet_receive
-from tournaments.sheet import REFUSAL_CODES, ParsedSheet, Report
+from tournaments.services import sheet_import, sheet_receive, sheet_recheck, sheet_report
+from tournaments.sheet import LIMIT_CODES, REFUSAL_CODES, ParsedSheet, Report
 from tournaments.template import blank_workbook, prefilled_workbook
+from tournaments.upload_limits import upload_wait_seconds
 
 logger = logging.getLogger(__name__)
 
@@ -119,7 +121,16 @@ def _visible_sheet(request, pk: int) -> Sheet:
 
 def _report(sheet: Sheet) -> dict:
     report = sheet.report or {}
-    return report.get(language()) or report.get("en") or {"errors": [], "warnings": []}
+    shown = report.get(language()) or report.get("en") or {"errors": [], "warnings": []}
+    counts = report.get("counts") or {"errors": len(shown["errors"]), "warnings": len(shown["warnings"])}
+    return {**shown, "error_count": counts["errors"], "warning_count": counts["warnings"]}
+
+
+def too_many_uploads_message(wait: int) -> str:
+    return _(
+        "You have sent %(limit)s result sheets in the last hour, the most the site accepts from one account. "
+        "Send this one again in %(minutes)s minutes."
+    ) % {"limit": settings.SHEET_UPLOADS_PER_HOUR, "minutes": max(1, -(-wait // 60))}
 
 
 def _xlsx(data: bytes, file_name: str) -> HttpResponse:
@@ -269,6 +280,11 @@ def upload(request):
 def _upload(request):
     if request.method != "POST":
         return redirect("referee:home")
+    wait = upload_wait_seconds(request.user)
+    if wait:
+        response = _home(request, SheetUploadForm(), status=429, error=too_many_uploads_message(wait))
+        response["Retry-After"] = str(wait)
+        return response
     form = SheetUploadForm(request.POST, request.FILES)
     if not form.is_valid():
         return _home(request, form, status=400)
@@ -299,21 +315,24 @@ def sheet_detail(request, pk: int):
     if sheet.status != Sheet.REJECTED:
         return redirect("referee:sheet_status", sheet.pk)
     report = _report(sheet)
-    refused = any(issue["code"] in REFUSAL_CODES for issue in report["errors"])
     return render(
         request,
         "referee/report.html",
-        {
-            "sheet": sheet,
-            "report": report,
-            "refused": refused,
-            "form": SheetUploadForm(),
-        },
+        {"sheet": sheet, "report": report, "refused": _refusal_kind(report), "form": SheetUploadForm()},
     )
 
 
+def _refusal_kind(report: dict) -> str:
+    """'limit' for a file over one of the format's limits, 'unreadable' for one the site cannot read, '' for a
+    sheet that was read (its report lists what to fix)."""
+    codes = {issue["code"] for issue in report["errors"]}
+    if codes & LIMIT_CODES:
+        return "limit"
+    return "unreadable" if codes & REFUSAL_CODES else ""
+
+
 def _preview(request, sheet: Sheet, form: ConfirmForm, *, status: int = 200) -> HttpResponse:
-    parsed, report = sheet_check(data=bytes(sheet.content))
+    parsed, report = sheet_recheck(sheet)  # the stored reading, checked against the federation as it is now
     preview = sheet_preview(parsed) if report.ok else None
     return render(
         request,
@@ -347,10 +366,20 @@ def sheet_confirm(request, pk: int):
             locked = Sheet.objects.select_for_update().get(pk=sheet.pk)
             if locked.status == Sheet.CHECKED:
                 sheet_import(sheet=locked, user=request.user)
-    except (
-        Exception
-    ):  # a fault of the site, not of the sheet: everything was rolled back, the referee may retry
+    except Exception:
+        # A fault of the site, not of the sheet. Whether it came before the commit (everything rolled back) or
+        # after it (the import stands) is read from the sheet itself, so that the message is true either way.
         logger.exception("import of sheet %s failed", sheet.pk)
+        if Sheet.objects.filter(pk=sheet.pk, status__in=ACCEPTED).exists():
+            messages.warning(
+                request,
+                _(
+                    "The sheet was imported, but the site met a problem just after: the ratings will be "
+                    "updated all the same, within a few minutes. Tell the technical board if this page still "
+                    "says so in an hour."
+                ),
+            )
+            return redirect("referee:sheet_status", sheet.pk)
         messages.error(
             request,
             _(
@@ -383,8 +412,8 @@ def sheet_status(request, pk: int):
 @login_required
 def sheet_annotated(request, pk: int):
     sheet = _visible_sheet(request, pk)
-    _parsed, report = sheet_check(data=bytes(sheet.content))
-    data = annotate_workbook(bytes(sheet.content), report, lang=language())
+    # The report stored with the sheet: only the copy itself needs the file opened.
+    data = annotate_workbook(bytes(sheet.content), sheet_report(sheet), lang=language())
     if data is None:
         return render(
             request,
@@ -392,7 +421,7 @@ def sheet_annotated(request, pk: int):
             {
                 "sheet": sheet,
                 "report": _report(sheet),
-                "refused": True,
+                "refused": "unreadable",
                 "form": SheetUploadForm(),
                 "error": _(
                     "This file cannot be annotated: it is not a workbook the site can open. Save it again from "

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from players import permissions
+from players.audit import audit_record
 from players.models import Club, Country, Sanction
 from ratings.models import RatingSystem
 from ratings.selectors import country_name, language_is_french
@@ -66,6 +67,7 @@ class RegistrationForm(forms.Form):
 
     def __init__(self, *args, board: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        self.board = board
         language = get_language()
         countries = self.fields["country"]
         countries.label_from_instance = lambda country: country_name(country, language)  # in the page's language
@@ -76,18 +78,25 @@ class RegistrationForm(forms.Form):
             del self.fields["exception_reason"]
 
     def clean_referees(self):
+        """The accounts named. The board may name any active account, which makes it a referee; anyone else may
+        name only accounts that referee already. One message for a name that is no account and for an account
+        that is no referee, so that the field does not tell which usernames exist."""
         names = [
             name.strip() for name in (self.cleaned_data.get("referees") or "").split(",") if name.strip()
         ]
         users = {
             u.get_username().casefold(): u
             for u in get_user_model().objects.filter(username__in=names, is_active=True)
+            if self.board or permissions.is_referee(u)
         }
-        unknown = [name for name in names if name.casefold() not in users]
-        if unknown:
+        refused = [name for name in names if name.casefold() not in users]
+        if refused:
             raise forms.ValidationError(
-                _("No account is named %(names)s: check the spelling or ask the referee for their user name.")
-                % {"names": ", ".join(unknown)}
+                _(
+                    "%(names)s: not the user name of a referee. Check the spelling, or ask the referee for "
+                    "their user name; only the technical board can make an account a referee."
+                )
+                % {"names": ", ".join(refused)}
             )
         return list({u.pk: u for u in users.values()}.values())
 
@@ -143,13 +152,23 @@ def my_tournaments(request):
 @require_safe
 def cards(request, tournament):
     today = timezone.localdate()
-    registered = tournament.registrations.values("player_id")
-    sanctions = (
+    board = permissions.is_board(request.user)
+    # The board sees every registered player's cards; a referee those registered before the first day.
+    registered = (tournament.registrations if board else
+                  permissions.cards_registrations(request.user, today=today, tournament=tournament))
+    sanctions = list(
         permissions.visible_sanctions(request.user, today=today)
-        .filter(player_id__in=registered, kind__in=[Sanction.YELLOW, Sanction.RED])
+        .filter(player_id__in=registered.values("player_id"), kind__in=[Sanction.YELLOW, Sanction.RED])
         .exclude(kind=Sanction.YELLOW, expires_on__lt=today)
         .select_related("player", "player__club")
     )
+    if not board:
+        # Confidential data shown to someone other than the board: who saw which card, and when.
+        audit_record(
+            user=request.user, action="view_cards", obj=tournament,
+            summary=f"cards of {len(sanctions)} player(s) of {tournament} shown to a referee",
+            changes={"cards": [{"sanction": s.pk, "player": s.player_id, "kind": s.kind} for s in sanctions]},
+        )
     return render(
         request,
         "board/cards.html",

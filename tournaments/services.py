@@ -32,8 +32,12 @@ from tournaments.sheet import (
     SheetContext,
     check_sheet,
     name_club_key,
+    parsed_as_json,
+    parsed_from_json,
     read_sheet,
     referenced_ids,
+    report_as_json,
+    report_from_json,
 )
 
 
@@ -105,9 +109,49 @@ def _known_tournament(row: Tournament | None) -> KnownTournament | None:
 def sheet_check(*, data: bytes, today: date | None = None) -> tuple[ParsedSheet, Report]:
     """Read and check a workbook: the file's own problems, then the federation's. Writes nothing."""
     parsed = read_sheet(data, today=today or timezone.localdate())
+    return parsed, _checked(parsed)
+
+
+def _checked(parsed: ParsedSheet) -> Report:
+    """The reader's report plus the federation's checks, made now against the database."""
     if parsed.report.refused or _sheet_missing(parsed.report):
-        return parsed, parsed.report
-    return parsed, check_sheet(parsed, _context(parsed))
+        return parsed.report
+    return check_sheet(parsed, _context(parsed))
+
+
+def sheet_reading(sheet: Sheet) -> ParsedSheet:
+    """What the reader found in the sheet's file when it was uploaded: the file is parsed once per upload. (A
+    sheet kept before readings were stored is read again.)"""
+    parsed = parsed_from_json(sheet.reading or {})
+    if parsed is None:
+        parsed = read_sheet(bytes(sheet.content), today=timezone.localdate())
+    return parsed
+
+
+def sheet_recheck(sheet: Sheet) -> tuple[ParsedSheet, Report]:
+    """The stored reading, checked again against the federation as it is now (for the preview and the import)."""
+    parsed = sheet_reading(sheet)
+    return parsed, _checked(parsed)
+
+
+def sheet_report(sheet: Sheet) -> Report:
+    """The report as it was stored with the sheet (at upload, or at the import's last check)."""
+    checked = (sheet.reading or {}).get("checked")
+    if checked is not None:
+        return report_from_json(checked)
+    return sheet_recheck(sheet)[1]
+
+
+def _stored(parsed: ParsedSheet, report: Report) -> dict:
+    """The Sheet fields that keep a reading and its report: bounded (REPORT_LIMIT issues of each severity)."""
+    return {
+        "report": {
+            "en": report.as_dict("en"),
+            "fr": report.as_dict("fr"),
+            "counts": {"errors": report.error_count, "warnings": report.warning_count},
+        },
+        "reading": {**parsed_as_json(parsed), "checked": report_as_json(report)},
+    }
 
 
 def _sheet_missing(report: Report) -> bool:
@@ -124,15 +168,15 @@ def sheet_receive(*, data: bytes, file_name: str, user=None) -> tuple[Sheet, Par
     sha256 = hashlib.sha256(data).hexdigest()
     previous = _already_imported(sha256)
     if previous is not None:
-        parsed = read_sheet(data, today=timezone.localdate())
+        parsed = sheet_reading(previous)
         return previous, parsed, parsed.report
     parsed, report = sheet_check(data=data)
     sheet = Sheet.objects.create(
         file_name=file_name[:200], content=data, sha256=sha256, size=len(data),
         uploaded_by=user if getattr(user, "is_authenticated", False) else None,
         status=Sheet.CHECKED if report.ok else Sheet.REJECTED,
-        report={"en": report.as_dict("en"), "fr": report.as_dict("fr")},
         tournament_id=parsed.tournament.tournament_id if parsed.tournament and report.ok else None,
+        **_stored(parsed, report),
     )
     return sheet, parsed, report
 
@@ -146,7 +190,6 @@ def _already_imported(sha256: str) -> Sheet | None:
 
 def sheet_import(*, sheet: Sheet, user=None) -> SheetOutcome:
     """Import a received sheet all or nothing; the same content twice changes nothing the second time."""
-    data = bytes(sheet.content)
     with transaction.atomic():
         # One import at a time: the allocator row is the federation-wide lock for new IDs and new tournaments,
         # so two referees importing at once end as if one had gone first.
@@ -154,18 +197,17 @@ def sheet_import(*, sheet: Sheet, user=None) -> SheetOutcome:
         IdAllocator.objects.select_for_update().get(pk=1)
         previous = _already_imported(sheet.sha256)
         if previous is not None:
-            parsed = read_sheet(data, today=timezone.localdate())
+            parsed = sheet_reading(previous)
             Sheet.objects.filter(pk=sheet.pk).update(
                 status=previous.status, tournament=previous.tournament, new_players=previous.new_players,
                 replay_request=previous.replay_request, imported_at=previous.imported_at)
             return SheetOutcome(sheet=sheet, report=parsed.report, tournament_id=previous.tournament_id,
                                 new_players=dict(previous.new_players), unchanged=True)
         # Checked again, now under the lock: since the upload was checked, another import may have added the
-        # same tournament or changed the players it names.
-        parsed, report = sheet_check(data=data)
+        # same tournament or changed the players it names. The file itself is not read again.
+        parsed, report = sheet_recheck(sheet)
         if not report.ok:
-            Sheet.objects.filter(pk=sheet.pk).update(
-                status=Sheet.REJECTED, report={"en": report.as_dict("en"), "fr": report.as_dict("fr")})
+            Sheet.objects.filter(pk=sheet.pk).update(status=Sheet.REJECTED, **_stored(parsed, report))
             return SheetOutcome(sheet=sheet, report=report)
         tournament, new_players, since = _write_tournament(parsed, user=user)
         if getattr(user, "is_authenticated", False) and not tournament.referees.filter(pk=user.pk).exists():
@@ -177,9 +219,10 @@ def sheet_import(*, sheet: Sheet, user=None) -> SheetOutcome:
         sheet.new_players = new_players
         sheet.replay_request = request
         sheet.imported_at = timezone.now()
-        sheet.report = {"en": report.as_dict("en"), "fr": report.as_dict("fr")}
+        stored = _stored(parsed, report)
+        sheet.report, sheet.reading = stored["report"], stored["reading"]
         sheet.save(update_fields=["tournament", "status", "new_players", "replay_request", "imported_at",
-                                  "report"])
+                                  "report", "reading"])
         audit_record(user=user, action="import_sheet", obj=tournament,
                      summary=f"{sheet.file_name}: {len(parsed.games)} games, {len(new_players)} new players",
                      changes={"sheet": sheet.pk, "sha256": sheet.sha256, "new_players": new_players})
@@ -218,10 +261,15 @@ def _write_tournament(parsed: ParsedSheet, *, user) -> tuple[Tournament, dict[st
         # Its rating events stay until the replay, which rewrites everything from `since` on: each records the
         # state its player was in, and the replay starts from them (ratings.services._start_state_from_cut).
         tournament.games.all().delete()
+        # A player who stays registered keeps the date of the registration: it decides whether the tournament's
+        # referees see the player's cards (players.permissions).
+        registered_at = dict(tournament.registrations.values_list("player_id", "registered_at"))
         tournament.registrations.all().delete()
     else:
         tournament = Tournament.objects.create(announced_on=None, **values)
         since = info.end
+        registered_at = {}
+    now = timezone.now()
     new_players = _create_new_players(parsed, clubs)
     ids = {p.key: (p.player_id if p.player_id is not None else new_players[p.key]) for p in parsed.players}
     Registration.objects.bulk_create([
@@ -229,6 +277,7 @@ def _write_tournament(parsed: ParsedSheet, *, user) -> tuple[Tournament, dict[st
             tournament=tournament, player_id=ids[p.key], pool=p.pool, army=p.army or "", penalty=p.penalty,
             penalty_reason=p.penalty_reason or "", row=p.row,
             club=club_for_name(p.club, country_id=p.country, cache=clubs),
+            registered_at=registered_at.get(ids[p.key], now),
         )
         for p in parsed.players
     ])
@@ -240,7 +289,7 @@ def _write_tournament(parsed: ParsedSheet, *, user) -> tuple[Tournament, dict[st
     filled = _fill_missing_player_details(parsed, ids, clubs)
     if new_players or filled:
         # Bulk writes send no signal: the rating list's country and club filters are forgotten here instead.
-        transaction.on_commit(filter_choices_forget)
+        transaction.on_commit(filter_choices_forget, robust=True)  # a cache down must not undo the message
     return tournament, new_players, since
 
 
@@ -273,3 +322,14 @@ def _fill_missing_player_details(parsed: ParsedSheet, ids: dict[str, int], clubs
             player.country_id = row.country
         changed.append(player)
     return Player.objects.bulk_update(changed, ["club", "country"])
+
+
+# Uploads that never became facts: rejected ones, checked ones the referee never confirmed, discarded ones.
+UNIMPORTED = (Sheet.REJECTED, Sheet.CHECKED, Sheet.DISCARDED)
+
+
+def unimported_sheets_purge(*, before) -> int:
+    """Deletes the uploads never imported (file, reading and report) sent before `before`; imported sheets stay
+    for good, since any version of a tournament's results can be downloaded again. Returns how many went."""
+    deleted, _ = Sheet.objects.filter(status__in=UNIMPORTED, uploaded_at__lt=before, imported_at__isnull=True).delete()
+    return deleted

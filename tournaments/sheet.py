@@ -82,6 +82,32 @@ BLANK_RUN = 50
 MAX_COLUMNS = 50
 MAX_TOURNAMENT_ROWS = 200
 SCAN_CHUNK = 64 * 1024
+# A worksheet, any worksheet of the file, may hold at most this many cells (counting every cell of a merged
+# range, which openpyxl creates one by one) and this many rows: they are counted in the raw XML before anything
+# parses it, since a 3 MB file can hold millions of cells past the columns the reader uses.
+MAX_CELLS = 100_000
+MAX_ROWS = 100_000
+# The report keeps the first REPORT_LIMIT errors and the first REPORT_LIMIT warnings in reading order, and says
+# how many more there are: a sheet of 10,000 bad rows has 80,000 errors, and the referee fixes the first ones
+# first anyway.
+REPORT_LIMIT = 500
+
+# The most characters each text the site stores may have: the fields of the database (tested against the models).
+TEXT_LIMITS = {
+    "name": 150,
+    "city": 100,
+    "organising_club": 120,
+    "referee": 150,
+    "last_name": 80,
+    "first_name": 80,
+    "club": 120,
+    "pool": 30,
+    "army": 120,
+    "penalty_reason": 200,
+}
+# A text a spreadsheet would run as a formula when the site exports it to CSV or Excel (RESULT_SHEET.md); tab
+# and carriage return, the other starts rules.spreadsheet guards against, never begin a cell's text once read.
+FORMULA_STARTS = ("=", "+", "-", "@")
 
 RATING_SYSTEMS = ("adlg", "battle-empire")
 SYSTEM_NAMES = {"adlg": "AdlG", "battle-empire": "Battle Empire"}
@@ -162,6 +188,24 @@ REFUSAL_CODES = frozenset(
         "unreadable",
         "too_many_players",
         "too_many_games",
+        "too_many_cells",
+        "too_many_rows",
+        "macro_enabled",
+    }
+)
+# Refusals of a file over one of the format's limits, as opposed to a file the site cannot read at all.
+LIMIT_CODES = frozenset(
+    {
+        "file_too_large",
+        "too_many_parts",
+        "uncompressed_too_large",
+        "part_too_large",
+        "suspicious_compression",
+        "xml_entities",
+        "too_many_players",
+        "too_many_games",
+        "too_many_cells",
+        "too_many_rows",
     }
 )
 
@@ -195,6 +239,9 @@ class Issue:
 class Report:
     errors: list[Issue] = field(default_factory=list)
     warnings: list[Issue] = field(default_factory=list)
+    # Issues found beyond the REPORT_LIMIT kept of each severity (see bound).
+    more_errors: int = 0
+    more_warnings: int = 0
 
     @property
     def ok(self) -> bool:
@@ -211,7 +258,26 @@ class Report:
     def issues(self) -> list[Issue]:
         return [*self.errors, *self.warnings]
 
+    @property
+    def error_count(self) -> int:
+        return len(self.errors) + self.more_errors
+
+    @property
+    def warning_count(self) -> int:
+        return len(self.warnings) + self.more_warnings
+
+    def summaries(self) -> tuple[Issue | None, Issue | None]:
+        """The lines that say how many errors and warnings the report leaves out, when it leaves some out."""
+        return (
+            Issue("more_errors", "", "", {"count": self.more_errors, "limit": REPORT_LIMIT})
+            if self.more_errors else None,
+            Issue("more_warnings", "", "", {"count": self.more_warnings, "limit": REPORT_LIMIT}, "warning")
+            if self.more_warnings else None,
+        )
+
     def as_dict(self, lang: str = "en") -> dict[str, list[dict[str, str]]]:
+        """Every issue kept, in the referee's language; when some are left out, a last line says how many."""
+
         def row(issue: Issue) -> dict[str, str]:
             return {
                 "sheet": issue.sheet,
@@ -220,12 +286,23 @@ class Report:
                 "message": issue.message(lang),
             }
 
-        return {"errors": [row(i) for i in self.errors], "warnings": [row(i) for i in self.warnings]}
+        more_errors, more_warnings = self.summaries()
+        return {
+            "errors": [row(i) for i in self.errors] + ([row(more_errors)] if more_errors else []),
+            "warnings": [row(i) for i in self.warnings] + ([row(more_warnings)] if more_warnings else []),
+        }
 
     def sort(self) -> None:
         """Reading order: the file, then Tournament, Players and Games, each top to bottom, left to right."""
         self.errors.sort(key=_issue_order)
         self.warnings.sort(key=_issue_order)
+
+    def bound(self, limit: int = REPORT_LIMIT) -> None:
+        """Sorts, then keeps the first `limit` errors and warnings; the others are only counted."""
+        self.sort()
+        self.more_errors += max(0, len(self.errors) - limit)
+        self.more_warnings += max(0, len(self.warnings) - limit)
+        del self.errors[limit:], self.warnings[limit:]
 
 
 @dataclass(frozen=True)
@@ -437,6 +514,112 @@ def _is_blank(value: object) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
+# ------------------------------------------------------------------------ rules shared with the admin
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One rule a fact breaks: `field` names what is wrong (a key of TEXT_LIMITS, or a game's a, b, result,
+    a_losses, b_losses, round, free), `code` and `params` make its message (sheet_messages). The sheet check and
+    the admin's forms call the same functions below, so the admin refuses what the sheet refuses."""
+
+    field: str
+    code: str
+    params: Mapping[str, object] = field(default_factory=dict, hash=False)
+
+
+def text_faults(*, key: str, label: str, text: str | None) -> list[Fault]:
+    """A text over its field's length (TEXT_LIMITS) or one a spreadsheet would run as a formula."""
+    if not text:
+        return []
+    faults = []
+    limit = TEXT_LIMITS.get(key)
+    if limit is not None and len(text) > limit:
+        faults.append(Fault(key, "text_too_long", {"field": label, "length": len(text), "limit": limit}))
+    if text.startswith(FORMULA_STARTS):
+        faults.append(Fault(key, "formula_text", {"field": label, "value": _shown(text), "start": text[0]}))
+    return faults
+
+
+def same_player_faults(*, a: object, b: object) -> list[Fault]:
+    """A player against himself, or the spare against the spare (keys or IDs alike)."""
+    if a is None or b is None or str(a) != str(b):
+        return []
+    if str(a) == SPARE:
+        return [Fault("b", "spare_against_spare", {})]
+    return [Fault("b", "player_against_himself", {"key": str(a)})]
+
+
+def result_faults(*, system: str | None, result: str, shown: str | None = None) -> list[Fault]:
+    """A result code the rating system does not have (an unknown system: one that neither has). `shown` is the
+    value as the referee wrote it, when it differs from the code read."""
+    allowed = RESULTS.get(system) if system else None
+    if allowed is None:
+        allowed = tuple(dict.fromkeys(ADLG_RESULTS + BATTLE_EMPIRE_RESULTS))
+    if result in allowed:
+        return []
+    return [
+        Fault(
+            "result",
+            "unknown_result",
+            {
+                "value": shown if shown is not None else _shown(result),
+                "system": SYSTEM_NAMES.get(system or "", "AdlG / Battle Empire"),
+                "allowed": ", ".join(allowed),
+            },
+        )
+    ]
+
+
+def losses_faults(*, system: str | None, result: str, a_losses: int | None, b_losses: int | None) -> list[Fault]:
+    """Losses are whole percentages 0-100, and AdlG needs both for A, B and D (they set the scores)."""
+    faults = []
+    for key, header, value in (("a_losses", "A losses %", a_losses), ("b_losses", "B losses %", b_losses)):
+        if value is None:
+            if system == "adlg" and result in LOSSES_REQUIRED:
+                faults.append(Fault(key, "losses_required", {"field": header, "result": result}))
+        elif not 0 <= value <= 100:
+            faults.append(
+                Fault(key, "out_of_range", {"field": header, "value": value, "minimum": 0, "maximum": 100})
+            )
+    return faults
+
+
+def round_faults(*, round_number: int, rounds: int) -> list[Fault]:
+    if 1 <= round_number <= rounds:
+        return []
+    return [Fault("round", "round_out_of_range", {"value": round_number, "rounds": rounds})]
+
+
+def free_game_faults(*, free: bool, round_number: int, last_round: int) -> list[Fault]:
+    """A free game is allowed in the last round only (charter App. 2 §5)."""
+    if not free or round_number == last_round:
+        return []
+    return [Fault("free", "free_game_not_last_round", {"round": round_number, "last_round": last_round})]
+
+
+def game_faults(
+    *,
+    system: str | None,
+    a: object,
+    b: object,
+    result: str,
+    a_losses: int | None,
+    b_losses: int | None,
+    round_number: int,
+    rounds: int,
+    free: bool,
+) -> list[Fault]:
+    """Every rule one game of a tournament of `rounds` rounds breaks, as the sheet check finds them."""
+    return [
+        *same_player_faults(a=a, b=b),
+        *result_faults(system=system, result=result),
+        *losses_faults(system=system, result=result, a_losses=a_losses, b_losses=b_losses),
+        *round_faults(round_number=round_number, rounds=rounds),
+        *free_game_faults(free=free, round_number=round_number, last_round=rounds),
+    ]
+
+
 # ------------------------------------------------------------------------------------------------- guard
 
 
@@ -471,6 +654,9 @@ def _guard(data: bytes, *, max_bytes: int) -> Issue | None:
         names = {info.filename for info in infos}
         if "[Content_Types].xml" not in names:
             return _refusal("not_a_workbook")
+        if any(name.lower().endswith("vbaproject.bin") for name in names):
+            # A macro-enabled workbook (.xlsm) renamed .xlsx: its macros would reach whoever opens the copy.
+            return _refusal("macro_enabled")
         if any(info.flag_bits & 0x1 for info in infos):
             # An encrypted member: the workbook is password-protected.
             return _refusal("not_xlsx")
@@ -493,7 +679,113 @@ def _guard(data: bytes, *, max_bytes: int) -> Issue | None:
         for info in infos:
             if _is_xml(info.filename) and _declares_entities(archive, info):
                 return _refusal("xml_entities", part=info.filename)
+        if _macro_content_type(archive):
+            return _refusal("macro_enabled")
+        for info in infos:
+            # Every XML part, not only those under xl/worksheets/: the workbook may point anywhere for a sheet.
+            if _is_xml(info.filename):
+                refusal = _count_refusal(archive, info)
+                if refusal is not None:
+                    return refusal
     return None
+
+
+def _macro_content_type(archive: zipfile.ZipFile) -> bool:
+    """Whether [Content_Types].xml declares a macro-enabled workbook (its size is bounded by the guard)."""
+    return b"macroenabled" in archive.read("[Content_Types].xml").lower()
+
+
+# A cell, a row and a merged range of a worksheet's XML, whatever namespace prefix the file gives them.
+_COUNTED = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(c|row|mergeCell)(?=[\s/>])([^>]*)>")
+_MERGE_REF = re.compile(rb"""\bref\s*=\s*["']([A-Za-z]{1,3})(\d{1,7}):([A-Za-z]{1,3})(\d{1,7})["']""")
+
+
+def _count_refusal(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> Issue | None:
+    """The refusal of a part holding more than MAX_CELLS cells or MAX_ROWS rows, or None."""
+    cells, rows = _count(archive, info, max_cells=MAX_CELLS, max_rows=MAX_ROWS)
+    if cells <= MAX_CELLS and rows <= MAX_ROWS:
+        return None
+    code, count, limit = (
+        ("too_many_cells", cells, MAX_CELLS) if cells > MAX_CELLS else ("too_many_rows", rows, MAX_ROWS)
+    )
+    return _refusal(code, sheet=_sheet_title(archive, info.filename), count=count, limit=limit)
+
+
+def _count(archive: zipfile.ZipFile, info: zipfile.ZipInfo, *, max_cells: int, max_rows: int) -> tuple[int, int]:
+    """The cells and rows of a part, counted from the tags of its raw XML, streaming; the count stops soon after
+    passing either maximum, so that no part costs more than reading that far. No parser builds an object."""
+    cells = rows = 0
+    tail = b""
+    with archive.open(info) as part:
+        while cells <= max_cells and rows <= max_rows:
+            chunk = part.read(SCAN_CHUNK)
+            if not chunk:
+                break
+            text = tail + chunk
+            # A tag cut by the chunk's end is counted with the next chunk.
+            cut = text.rfind(b"<")
+            if cut != -1 and text.find(b">", cut) == -1:
+                text, tail = text[:cut], text[cut:]
+            else:
+                tail = b""
+            if len(tail) > SCAN_CHUNK:  # a tag longer than a chunk: no tag of a worksheet is
+                tail = tail[-SCAN_CHUNK:]
+            for match in _COUNTED.finditer(text):
+                kind = match[1]
+                if kind == b"c":
+                    cells += 1
+                elif kind == b"row":
+                    rows += 1
+                else:
+                    cells += _merged_area(match[2])
+    return cells, rows
+
+
+def workbook_cells(data: bytes, *, stop_after: int) -> int:
+    """The cells of every part of a workbook that passed the guard, counted as the guard counts them; the count
+    stops once past `stop_after`."""
+    total = 0
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for info in archive.infolist():
+            if _is_xml(info.filename):
+                cells, _rows = _count(archive, info, max_cells=stop_after - total, max_rows=MAX_ROWS)
+                total += cells
+                if total > stop_after:
+                    break
+    return total
+
+
+def _merged_area(attributes: bytes) -> int:
+    match = _MERGE_REF.search(attributes)
+    if match is None:
+        return 1
+    first_column, first_row = column_index_from_string(match[1].decode().upper()), int(match[2])
+    last_column, last_row = column_index_from_string(match[3].decode().upper()), int(match[4])
+    return (abs(last_column - first_column) + 1) * (abs(last_row - first_row) + 1)
+
+
+def _sheet_title(archive: zipfile.ZipFile, part: str) -> str:
+    """The title a referee sees for a worksheet part ('Games' for xl/worksheets/sheet3.xml), else the part's
+    name. Reads the workbook and its relations through defusedxml; their size is bounded by the guard."""
+    try:
+        from defusedxml import ElementTree
+
+        rels = ElementTree.fromstring(archive.read("xl/_rels/workbook.xml.rels"))
+        targets = {
+            rel.get("Id"): rel.get("Target", "").lstrip("/").removeprefix("xl/")
+            for rel in rels
+            if rel.tag.endswith("Relationship")
+        }
+        workbook = ElementTree.fromstring(archive.read("xl/workbook.xml"))
+        for sheet in workbook.iter():
+            if not sheet.tag.endswith("}sheet"):
+                continue
+            rel_id = next((value for key, value in sheet.attrib.items() if key.endswith("}id")), None)
+            if f"xl/{targets.get(rel_id, '')}" == part:
+                return sheet.get("name") or part
+    except Exception:  # noqa: S110 - the part's name still says which one
+        pass
+    return part
 
 
 def _is_xml(name: str) -> bool:
@@ -691,7 +983,7 @@ class _Reader:
                     # These are warnings only: a fault in the scoring module must not block an import. It is
                     # logged, since it should never happen.
                     logger.exception("charter conditions could not be checked")
-        self.report.sort()
+        self.report.bound()
         return ParsedSheet(
             tournament=self._tournament() if tournament_ok else None,
             players=list(self.players.values()),
@@ -782,7 +1074,8 @@ class _Reader:
                 return None
             return text
         if key in ("name", "city", "referee", "organising_club"):
-            return _text(value)
+            text = _text(value)
+            return text if self._text_ok(key=key, label=label, text=text, sheet=sheet, cell=cell) else None
         if key == "rating_system":
             system = _rating_system(value)
             if system is None:
@@ -840,6 +1133,15 @@ class _Reader:
             return None
 
     # -- shared value checks
+
+    def _faults(self, faults: list[Fault], sheet: str, cell_of) -> bool:
+        """Reports each fault at the cell of its field; True when there was none."""
+        for fault in faults:
+            self.error(fault.code, sheet, cell_of(fault.field), **dict(fault.params))
+        return not faults
+
+    def _text_ok(self, *, key: str, label: str, text: str | None, sheet: str, cell: str) -> bool:
+        return self._faults(text_faults(key=key, label=label, text=text), sheet, lambda _field: cell)
 
     def _whole(
         self, *, value: object, label: str, sheet: str, cell: str, minimum: int, maximum: int | None
@@ -932,7 +1234,18 @@ class _Reader:
                 self.error("duplicate_player", sheet, cell("id"), key=key, first_row=self.players[key].row)
                 continue
 
-            last_name, first_name = _text(row.get("last_name")), _text(row.get("first_name"))
+            texts: dict[str, str | None] = {}
+            for text_key, header in (
+                ("last_name", "Last name"),
+                ("first_name", "First name"),
+                ("club", "Club"),
+                ("pool", "Pool"),
+                ("army", "Army"),
+                ("penalty_reason", "Penalty reason"),
+            ):
+                texts[text_key] = _text(row.get(text_key))
+                self._text_ok(key=text_key, label=header, text=texts[text_key], sheet=sheet, cell=cell(text_key))
+            last_name, first_name = texts["last_name"], texts["first_name"]
             if key.startswith("N"):
                 for name_key, header in (("last_name", "Last name"), ("first_name", "First name")):
                     if name_key in columns and _text(row.get(name_key)) is None:
@@ -942,7 +1255,7 @@ class _Reader:
             if not _is_blank(row.get("country")):
                 country = self._country(value=row["country"], sheet=sheet, cell=cell("country"))
 
-            pool_text = _text(row.get("pool")) or "A"
+            pool_text = texts["pool"] or "A"
             pool = pools.setdefault(pool_text.casefold(), pool_text)
 
             penalty = 0
@@ -958,7 +1271,7 @@ class _Reader:
                     )
                     or 0
                 )
-            reason = _text(row.get("penalty_reason"))
+            reason = texts["penalty_reason"]
             if penalty > 0 and reason is None:
                 place = "penalty_reason" if "penalty_reason" in columns else "penalty"
                 self.error("penalty_reason_required", sheet, cell(place), key=key, penalty=penalty)
@@ -969,10 +1282,10 @@ class _Reader:
                 player_id=None if key.startswith("N") else int(key),
                 last_name=last_name or "",
                 first_name=first_name or "",
-                club=_text(row.get("club")),
+                club=texts["club"],
                 country=country,
                 pool=pool,
-                army=_text(row.get("army")),
+                army=texts["army"],
                 penalty=penalty,
                 penalty_reason=reason,
             )
@@ -991,11 +1304,7 @@ class _Reader:
             return
         self.games_read = True
         rounds = self.fields.get("rounds")
-        allowed = RESULTS.get(system) if isinstance(system, str) else None
-        if allowed is None:
-            # Unreadable rating system (already reported): still catch results valid in neither system.
-            allowed = tuple(dict.fromkeys(ADLG_RESULTS + BATTLE_EMPIRE_RESULTS))
-        losses_needed = LOSSES_REQUIRED if system == "adlg" else frozenset()
+        system_known = system if isinstance(system, str) else None
         tables_in_round: dict[int, int] = {}
         count = 0
         for number, values in _rows(
@@ -1007,7 +1316,7 @@ class _Reader:
             row = {key: values[position - 1] for key, position in columns.items()}
 
             def cell(key: str, number: int = number) -> str:
-                return f"{self.game_columns[key]}{number}"
+                return f"{self.game_columns.get(key, self.game_columns['round'])}{number}"
 
             round_number = self._round(row["round"], cell("round"), rounds)
             if round_number is not None:
@@ -1042,28 +1351,33 @@ class _Reader:
                     self.error("missing_value", sheet, cell("result"), field="Result")
                 else:
                     result = re.sub(r"\s+", "", str(_text(row["result"]))).upper()
-                    if result not in allowed:
-                        self.error(
-                            "unknown_result",
-                            sheet,
-                            cell("result"),
-                            value=_shown(row["result"]),
-                            system=SYSTEM_NAMES.get(system, "AdlG / Battle Empire"),
-                            allowed=", ".join(allowed),
-                        )
+                    self._faults(
+                        result_faults(system=system_known, result=result, shown=_shown(row["result"])),
+                        sheet,
+                        cell,
+                    )
 
-            losses: dict[str, int | None] = {}
+            losses: dict[str, int | None] = {"a_losses": None, "b_losses": None}
+            unreadable = set()
             for side, header in (("a_losses", "A losses %"), ("b_losses", "B losses %")):
-                losses[side] = None
-                if side not in columns:
+                if side not in columns or _is_blank(row[side]):
                     continue
-                if _is_blank(row[side]):
-                    if result in losses_needed:
-                        self.error("losses_required", sheet, cell(side), field=header, result=result)
-                    continue
-                losses[side] = self._whole(
-                    value=row[side], label=header, sheet=sheet, cell=cell(side), minimum=0, maximum=100
+                try:
+                    losses[side] = parse_whole_number(row[side])
+                except ValueError:
+                    self.error("not_whole_number", sheet, cell(side), field=header, value=_shown(row[side]))
+                    unreadable.add(side)
+            losses_problems = [
+                fault
+                for fault in losses_faults(
+                    system=system_known, result=result, a_losses=losses["a_losses"], b_losses=losses["b_losses"]
                 )
+                # A missing column is reported once, at its header; an unreadable value at its cell.
+                if fault.field in columns and fault.field not in unreadable
+            ]
+            if not self._faults(losses_problems, sheet, cell):
+                for fault in losses_problems:
+                    losses[fault.field] = None
 
             free = False
             if "free" in columns and not _is_blank(row["free"]):
@@ -1100,8 +1414,7 @@ class _Reader:
             self.error("not_whole_number", "Games", cell, field="Round", value=_shown(value))
             return None
         if isinstance(rounds, int):
-            if not 1 <= number <= rounds:
-                self.error("round_out_of_range", "Games", cell, value=number, rounds=rounds)
+            if not self._faults(round_faults(round_number=number, rounds=rounds), "Games", lambda _field: cell):
                 return None
         elif not 1 <= number <= 12:
             # Rounds itself is unreadable (reported on the Tournament sheet): the format's range holds.
@@ -1127,11 +1440,7 @@ class _Reader:
                 if key not in self.players:
                     self.error("not_in_players", sheet, place, key=key)
                     listed = False
-            if game.a == game.b:
-                if game.a == SPARE:
-                    self.error("spare_against_spare", sheet, b_cell)
-                else:
-                    self.error("player_against_himself", sheet, b_cell, key=game.a)
+            if not self._faults(same_player_faults(a=game.a, b=game.b), sheet, lambda _field, b_cell=b_cell: b_cell):
                 continue
             pool = self._game_pool(game)
             for key, place in ((game.a, a_cell), (game.b, b_cell)):
@@ -1169,9 +1478,12 @@ class _Reader:
                 else:
                     met[pair] = game.row
         for game in self.games:
-            if game.free and game.round != last_round:
-                place = f"{columns.get('free', columns['round'])}{game.row}"
-                self.error("free_game_not_last_round", sheet, place, round=game.round, last_round=last_round)
+            place = f"{columns.get('free', columns['round'])}{game.row}"
+            self._faults(
+                free_game_faults(free=game.free, round_number=game.round, last_round=last_round),
+                sheet,
+                lambda _field, place=place: place,
+            )
 
     def _game_pool(self, game: SheetGame) -> str:
         for key in (game.a, game.b):
@@ -1278,6 +1590,93 @@ def _issue_order(issue: Issue) -> tuple[int, int, int]:
         return (_SHEET_ORDER.get(issue.sheet, 4), 0, 0)
 
 
+# ---------------------------------------------------------------------------- what was read, kept as JSON
+
+READING_VERSION = 1
+
+
+def report_as_json(report: Report) -> dict[str, Any]:
+    """The issues of a report (not their messages, which are rendered in each reader's language)."""
+
+    def issue(item: Issue) -> dict[str, Any]:
+        return {"code": item.code, "sheet": item.sheet, "cell": item.cell, "params": dict(item.params)}
+
+    return {
+        "errors": [issue(i) for i in report.errors],
+        "warnings": [issue(i) for i in report.warnings],
+        "more_errors": report.more_errors,
+        "more_warnings": report.more_warnings,
+    }
+
+
+def report_from_json(data: Mapping[str, Any]) -> Report:
+    def issues(key: str, severity: Severity) -> list[Issue]:
+        return [
+            Issue(code=i["code"], sheet=i["sheet"], cell=i["cell"], params=i.get("params", {}), severity=severity)
+            for i in data.get(key, [])
+        ]
+
+    return Report(
+        errors=issues("errors", "error"),
+        warnings=issues("warnings", "warning"),
+        more_errors=int(data.get("more_errors", 0)),
+        more_warnings=int(data.get("more_warnings", 0)),
+    )
+
+
+def _json_value(value: object) -> object:
+    if isinstance(value, date):
+        return {"date": value.isoformat()}
+    return value
+
+
+def _from_json_value(value: object) -> object:
+    if isinstance(value, dict) and set(value) == {"date"}:
+        return date.fromisoformat(value["date"])
+    return value
+
+
+def parsed_as_json(parsed: ParsedSheet) -> dict[str, Any]:
+    """Everything read_sheet found, as JSON values: parsed_from_json gives it back, equal, without the file."""
+    tournament = parsed.tournament
+    return {
+        "version": READING_VERSION,
+        "content_hash": parsed.content_hash,
+        "tournament": (
+            {key: _json_value(value) for key, value in vars(tournament).items()} if tournament else None
+        ),
+        "players": [vars(player) for player in parsed.players],
+        "games": [vars(game) for game in parsed.games],
+        "report": report_as_json(parsed.report),
+        "tournament_fields": {key: _json_value(value) for key, value in parsed.tournament_fields.items()},
+        "tournament_cells": dict(parsed.tournament_cells),
+        "player_columns": dict(parsed.player_columns),
+        "game_columns": dict(parsed.game_columns),
+    }
+
+
+def parsed_from_json(data: Mapping[str, Any]) -> ParsedSheet | None:
+    """The ParsedSheet parsed_as_json kept, or None when `data` is not such a reading (an older one, or none)."""
+    if not data or data.get("version") != READING_VERSION:
+        return None
+    tournament = data["tournament"]
+    return ParsedSheet(
+        tournament=(
+            SheetTournament(**{key: _from_json_value(value) for key, value in tournament.items()})
+            if tournament
+            else None
+        ),
+        players=[SheetPlayer(**player) for player in data["players"]],
+        games=[SheetGame(**game) for game in data["games"]],
+        report=report_from_json(data["report"]),
+        content_hash=data["content_hash"],
+        tournament_fields={key: _from_json_value(value) for key, value in data["tournament_fields"].items()},
+        tournament_cells=dict(data["tournament_cells"]),
+        player_columns=dict(data["player_columns"]),
+        game_columns=dict(data["game_columns"]),
+    )
+
+
 # ------------------------------------------------------------------------------ checks against the database
 
 
@@ -1291,7 +1690,12 @@ def referenced_ids(parsed: ParsedSheet) -> set[int]:
 def check_sheet(parsed: ParsedSheet, context: SheetContext) -> Report:
     """parsed.report plus the checks that need the federation's data, as a new report (parsed is left as it
     is, so calling this twice does not repeat issues)."""
-    report = Report(errors=list(parsed.report.errors), warnings=list(parsed.report.warnings))
+    report = Report(
+        errors=list(parsed.report.errors),
+        warnings=list(parsed.report.warnings),
+        more_errors=parsed.report.more_errors,
+        more_warnings=parsed.report.more_warnings,
+    )
     if parsed.report.refused:
         return report
 

@@ -102,6 +102,41 @@ MESSAGES: dict[str, dict[str, str]] = {
         "fr": "La feuille Games contient plus de {limit} parties, le maximum pour une feuille de "
         "résultats : le fichier est refusé. Ne gardez dans la feuille que les parties du tournoi.",
     },
+    "too_many_cells": {
+        "en": "The sheet {sheet} holds more than {limit} cells (counted {count} before stopping), the most a "
+        "sheet of a result sheet may hold, so the file is refused. Delete what lies outside the results, or "
+        "copy your results into the official result sheet and send that.",
+        "fr": "La feuille {sheet} contient plus de {limit} cellules ({count} comptées avant l'arrêt), le "
+        "maximum pour une feuille d'une feuille de résultats : le fichier est refusé. Supprimez ce qui "
+        "n'appartient pas aux résultats, ou copiez vos résultats dans la feuille de résultats officielle et "
+        "envoyez-la.",
+    },
+    "too_many_rows": {
+        "en": "The sheet {sheet} holds more than {limit} rows (counted {count} before stopping), the most a "
+        "sheet of a result sheet may hold, so the file is refused. Delete the rows below the results, or "
+        "copy your results into the official result sheet and send that.",
+        "fr": "La feuille {sheet} contient plus de {limit} lignes ({count} comptées avant l'arrêt), le "
+        "maximum pour une feuille d'une feuille de résultats : le fichier est refusé. Supprimez les lignes "
+        "sous les résultats, ou copiez vos résultats dans la feuille de résultats officielle et envoyez-la.",
+    },
+    "macro_enabled": {
+        "en": 'The file is a macro-enabled workbook (.xlsm) renamed .xlsx, and the site accepts no macros. '
+        'Open it in Excel or LibreOffice, save it as "Excel Workbook (.xlsx)" and send it again.',
+        "fr": "Le fichier est un classeur prenant en charge les macros (.xlsm) renommé en .xlsx, et le site "
+        "n'accepte aucune macro. Ouvrez-le dans Excel ou LibreOffice, enregistrez-le au format « Classeur "
+        "Excel (.xlsx) » et envoyez-le à nouveau.",
+    },
+    # --- the report itself ---
+    "more_errors": {
+        "en": "…and {count} more errors, not listed: the report lists the first {limit}. Correct these, then "
+        "send the sheet again to see the others.",
+        "fr": "…et {count} autres erreurs, non listées : le rapport donne les {limit} premières. Corrigez "
+        "celles-ci, puis renvoyez la feuille pour voir les autres.",
+    },
+    "more_warnings": {
+        "en": "…and {count} more warnings, not listed: the report lists the first {limit}.",
+        "fr": "…et {count} autres avertissements, non listés : le rapport donne les {limit} premiers.",
+    },
     # --- structure ---
     "missing_sheet": {
         "en": "The workbook has no sheet named {sheet}. Add it (the name is not case-sensitive) or copy "
@@ -204,6 +239,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "the army's losses as a whole percentage from 0 to 100.",
         "fr": "« {field} » est obligatoire pour le résultat {result} en AdlG, car il fixe les scores. "
         "Saisissez les pertes de l'armée en pourcentage entier de 0 à 100.",
+    },
+    "text_too_long": {
+        "en": '"{field}" is {length} characters long, more than the {limit} the site keeps. Shorten it.',
+        "fr": "« {field} » fait {length} caractères, plus que les {limit} que le site conserve. "
+        "Raccourcissez-le.",
+    },
+    "formula_text": {
+        "en": '"{field}" is "{value}": it starts with {start}, so a spreadsheet would run it as a formula '
+        "when the site exports it. Remove the {start} at the start.",
+        "fr": "« {field} » vaut « {value} » : il commence par {start}, si bien qu'un tableur l'exécuterait "
+        "comme une formule quand le site l'exporte. Retirez le {start} du début.",
     },
     "penalty_reason_required": {
         "en": "Player {key} has {penalty} penalty points but no Penalty reason. Write the reason (late "

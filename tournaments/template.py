@@ -31,6 +31,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
+from rules.spreadsheet import neutralised, neutralised_row
 from tournaments.sheet import (
     ADLG_RESULTS,
     BATTLE_EMPIRE_RESULTS,
@@ -137,7 +138,8 @@ def _tournament_sheet(worksheet: Worksheet, *, tournament: Mapping[str, object])
         value = values.get(key)
         if isinstance(value, bool):
             value = "yes" if value else "no"
-        target = worksheet.cell(row=row, column=2, value=value)
+        # Stored names reach the referee's spreadsheet as text, never as formulas (rules.spreadsheet).
+        target = worksheet.cell(row=row, column=2, value=neutralised(value))
         if key in ("start", "end"):
             target.number_format = "yyyy-mm-dd"
         if required:
@@ -162,7 +164,7 @@ def _tournament_sheet(worksheet: Worksheet, *, tournament: Mapping[str, object])
 def _players_sheet(worksheet: Worksheet, *, players: Sequence[PlayerRow]) -> None:
     _header_row(worksheet, PLAYER_COLUMNS, widths=(8, 20, 18, 22, 9, 8, 22, 9, 30))
     for row in players:
-        worksheet.append(list(row))
+        worksheet.append(neutralised_row(row))
     last = MAX_PLAYERS + 1
     _add_whole(
         worksheet, f"{_player_col('penalty')}2:{_player_col('penalty')}{last}", 0, None, title="Penalty"

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 from celery.schedules import crontab
 
-from adlg_site.env import env_bool, env_list, parse_database_url, validate_redis_url
+from adlg_site.env import env_bool, env_int, env_list, parse_database_url, validate_redis_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -27,6 +28,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "axes",
     "players",
     "tournaments",
     "ratings",
@@ -43,7 +45,51 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Every sign-in (the site's and the admin's) goes through authenticate(), where django-axes counts failures.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# 5 failed sign-ins of one account from one client address lock that pair out for 15 minutes, even with the
+# right password; a success clears the count. Per account *and* address: someone guessing a board member's
+# password from elsewhere cannot lock the board member out. The counts live in the database (axes' default
+# handler), so sign-in works without Redis.
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "players.account_views.attempted_username"
+AXES_CLIENT_IP_CALLABLE = "players.account_views.client_address"
+AXES_LOCKOUT_CALLABLE = "players.account_views.locked_out"
+AXES_VERBOSE = False
+# The client's address: REMOTE_ADDR, unless the site runs behind reverse proxies that append the address they
+# received the connection from to a header (X-Forwarded-For): then TRUSTED_PROXY_HEADER names that header and
+# TRUSTED_PROXY_COUNT how many proxies of ours append to it. Anything a client writes in the header itself
+# stands to the left of what our proxies wrote, and is never read.
+TRUSTED_PROXY_HEADER = os.environ.get("TRUSTED_PROXY_HEADER", "").strip()
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 1 if TRUSTED_PROXY_HEADER else 0)
+
+# Content-Security-Policy (django-csp): scripts only from the site itself; inline style attributes are allowed
+# (pages and charts use them), inline scripts are not. No page may be framed.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 ROOT_URLCONF = "adlg_site.urls"
 WSGI_APPLICATION = "adlg_site.wsgi.application"
@@ -99,6 +145,14 @@ LOGOUT_REDIRECT_URL = "home"
 SHEET_MAX_BYTES = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = SHEET_MAX_BYTES + 512 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = SHEET_MAX_BYTES + 512 * 1024
+# Result sheets one account may send in an hour, on the upload page and the API together (counted in the
+# database: tournaments.upload_limits).
+SHEET_UPLOADS_PER_HOUR = 30
+# Uploads that were never imported (rejected, or checked and never confirmed) are deleted, file and report,
+# this many days after they were sent; imported sheets are kept for good.
+SHEET_UNIMPORTED_KEPT_DAYS = 30
+# seed_demo creates accounts with known passwords (board/board): the production settings forbid it.
+SEED_DEMO_ALLOWED = True
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -110,7 +164,6 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_THROTTLE_RATES": {"login": "10/min", "upload": "30/hour"},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "AdlG federation ratings API",
@@ -121,16 +174,31 @@ SPECTACULAR_SETTINGS = {
 
 # Celery: with REDIS_URL the broker is Redis and a worker runs the tasks; without it they run in-process.
 REDIS_URL = os.environ.get("REDIS_URL")
-# The login throttle counts attempts in the cache: shared by every web process when Redis is there.
+# The cache only saves work (the rating list's filter choices): with Redis unreachable, django-redis answers
+# every read as a miss and drops every write (IGNORE_EXCEPTIONS), after at most half a second, and the pages
+# are computed from the database.
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": "adlg"}
+        {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "adlg",
+            "OPTIONS": {
+                "IGNORE_EXCEPTIONS": True,
+                "SOCKET_CONNECT_TIMEOUT": 0.5,
+                "SOCKET_TIMEOUT": 0.5,
+            },
+        }
         if REDIS_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+# Log every read or write the cache skipped, so that an outage shows in the logs.
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 if REDIS_URL:
     CELERY_BROKER_URL = validate_redis_url(REDIS_URL)
-    CELERY_RESULT_BACKEND = REDIS_URL
+    # No result backend: nothing reads a task's return value (a replay's state is its ReplayRequest row), and
+    # Redis's result backend retried for 19 s on every enqueue while Redis was down.
+    CELERY_RESULT_BACKEND = None
     CELERY_TASK_ALWAYS_EAGER = False
 else:
     CELERY_BROKER_URL = "memory://localhost/"  # a host, or kombu warns on every start
@@ -143,7 +211,19 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 30 * 60
 CELERY_TASK_SOFT_TIME_LIMIT = 25 * 60
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# A request that commits facts enqueues their replay after the commit: with the broker down, the publish gives
+# up within about a second instead of kombu's default of retrying for several (a confirm waited 19 s). The
+# request row is the durable part and the sweep enqueues it again (ratings.requests).
+CELERY_BROKER_CONNECTION_TIMEOUT = 0.5
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 3600,
+    # Two connection attempts at most when a message is sent, each given half a second to connect.
+    "socket_connect_timeout": 0.5,
+    "max_retries": 1,
+    "interval_start": 0,
+}
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_BEAT_SCHEDULE = {
     "close-year": {
         "task": "ratings.tasks.close_year_task",
@@ -152,6 +232,10 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-replay-requests": {
         "task": "ratings.tasks.sweep_replay_requests",
         "schedule": 60.0,
+    },
+    "purge-unimported-sheets": {
+        "task": "tournaments.tasks.purge_unimported_sheets",
+        "schedule": crontab(minute=45, hour=3),
     },
     "expire-yellow-cards": {
         "task": "players.tasks.expire_yellow_cards",
@@ -165,5 +249,9 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # Eager tasks log one line per run at INFO; the replay logs its own summary.
-    "loggers": {"celery.app.trace": {"level": "WARNING"}},
+    "loggers": {
+        "celery.app.trace": {"level": "WARNING"},
+        # axes logs every sign-in at INFO; its lockouts (WARNING) are what an operator needs.
+        "axes": {"level": "WARNING"},
+    },
 }

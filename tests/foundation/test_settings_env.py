@@ -80,3 +80,48 @@ def test_tasks_run_in_process_without_redis_and_on_the_broker_with_it():
     assert _settings_in_subprocess("adlg_site.settings.local", {}).stdout.strip() == "True"
     with_redis = _settings_in_subprocess("adlg_site.settings.local", {"REDIS_URL": "redis://127.0.0.1:6379/0"})
     assert with_redis.stdout.strip() == "False"
+
+
+def _env_example_secret_key() -> str:
+    for line in (ROOT / ".env.example").read_text().splitlines():
+        if line.startswith("SECRET_KEY="):
+            return line.removeprefix("SECRET_KEY=")
+    raise AssertionError(".env.example has no SECRET_KEY line")
+
+
+def test_production_settings_refuse_the_placeholder_key_of_env_example():
+    placeholder = _env_example_secret_key()
+    assert len(placeholder) >= 50  # long enough to pass a length check alone
+    result = _settings_in_subprocess("adlg_site.settings.production",
+                                     {"ALLOWED_HOSTS": "x.org", "SECRET_KEY": placeholder})
+    assert result.returncode != 0
+    assert "SECRET_KEY is a placeholder" in result.stderr
+    assert "secrets.token_urlsafe" in result.stderr
+
+
+def test_production_settings_start_with_a_random_key():
+    import secrets
+
+    result = _settings_in_subprocess("adlg_site.settings.production",
+                                     {"ALLOWED_HOSTS": "x.org", "SECRET_KEY": secrets.token_urlsafe(64)})
+    assert result.returncode == 0, result.stderr
+
+
+def test_seed_demo_refuses_to_run_under_the_production_settings(tmp_path):
+    import secrets
+
+    env = {"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "adlg_site.settings.production",
+           "ALLOWED_HOSTS": "x.org", "SECRET_KEY": secrets.token_urlsafe(64),
+           "DATABASE_URL": f"sqlite:///{tmp_path / 'never-created.sqlite3'}"}
+    result = subprocess.run([sys.executable, "manage.py", "seed_demo"], cwd=ROOT, env=env, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 1
+    assert "refuses to run under the production settings" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "never-created.sqlite3").exists() or (tmp_path / "never-created.sqlite3").stat().st_size == 0
+
+
+def test_a_bad_proxy_count_stops_start_up():
+    result = _settings_in_subprocess("adlg_site.settings.local", {"TRUSTED_PROXY_COUNT": "two"})
+    assert result.returncode != 0
+    assert "TRUSTED_PROXY_COUNT='two' is not a whole number" in result.stderr

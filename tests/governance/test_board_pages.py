@@ -171,8 +171,10 @@ def test_the_board_sees_the_reason_on_the_cards_page(board_client, tournament, c
     assert "SECRET-YELLOW-MOTIVE" in page
 
 
-def test_the_cards_page_closes_when_the_tournament_has_ended(client, referee, carded):
-    ended = make_tournament("Fini", start=timezone.localdate() - timedelta(days=5), referees=[referee])
+def test_the_cards_page_closes_a_week_after_the_tournament_has_ended(client, referee, carded):
+    ended = make_tournament("Fini", start=timezone.localdate() - timedelta(days=10), referees=[referee])
+    ended.end_date = timezone.localdate() - timedelta(days=8)
+    ended.save()
     register(ended, carded)
     client.force_login(referee)
     assert client.get(reverse("board:tournament_cards", args=[ended.pk])).status_code == 403

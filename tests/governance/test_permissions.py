@@ -107,10 +107,13 @@ def test_it_shows_no_sanction_to_others(personas, cards, role):
     assert list(permissions.visible_sanctions(personas[role])) == []
 
 
-def test_it_hides_the_cards_from_the_referee_once_the_tournament_has_ended(referee, tournament, entrant, cards):
-    after_end = tournament.end_date + timedelta(days=1)
-    assert permissions.can_view_sanctions(referee, entrant, today=tournament.end_date)
-    assert list(permissions.visible_sanctions(referee, today=tournament.end_date))
+def test_it_hides_the_cards_from_the_referee_a_week_after_the_tournament_has_ended(referee, tournament, entrant,
+                                                                                   cards):
+    week_after = tournament.end_date + timedelta(days=7)
+    after_end = tournament.end_date + timedelta(days=8)
+    assert permissions.can_view_sanctions(referee, entrant, today=week_after)
+    assert list(permissions.visible_sanctions(referee, today=week_after))
+    assert permissions.can_view_tournament_cards(referee, tournament, today=week_after)
     assert not permissions.can_view_sanctions(referee, entrant, today=after_end)
     assert list(permissions.visible_sanctions(referee, today=after_end)) == []
     assert not permissions.can_view_tournament_cards(referee, tournament, today=after_end)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
 
 import pytest
@@ -9,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 from django.utils import timezone
 
+from players import permissions
 from players.models import AuditEntry, Country
 from ratings.models import RatingSystem
 from tests.governance.factories import make_club, make_tournament
@@ -183,7 +185,7 @@ def _form(**overrides):
 
 
 @pytest.mark.django_db
-def test_the_page_registers_a_tournament(client, organiser, other_referee):
+def test_the_page_registers_a_tournament(client, organiser, other_referee, other_tournament):
     client.force_login(organiser)
     response = client.post(reverse("board:tournament_register"), _form(referees="other_referee"))
     assert response.status_code == 302
@@ -231,7 +233,35 @@ def test_the_page_offers_the_exception_to_the_board_only(client, organiser, boar
 def test_the_page_names_an_unknown_referee_account(client, organiser):
     client.force_login(organiser)
     response = client.post(reverse("board:tournament_register"), _form(referees="nobody-here"))
-    assert "No account is named nobody-here" in response.content.decode()
+    assert "nobody-here: not the user name of a referee." in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_referee_cannot_make_an_account_a_referee(client, organiser, player_user):
+    client.force_login(organiser)
+    response = client.post(reverse("board:tournament_register"), _form(referees="player"))
+    assert response.status_code == 200
+    assert not Tournament.objects.filter(name="Tournoi d'automne").exists()
+    assert not permissions.is_referee(player_user)
+
+
+@pytest.mark.django_db
+def test_the_field_does_not_tell_which_usernames_exist(client, organiser, player_user):
+    client.force_login(organiser)
+
+    def error(name: str) -> str:
+        page = client.post(reverse("board:tournament_register"), _form(referees=name)).content.decode()
+        return re.search(r'<strong class="error">(.*?)</strong>', page, re.S)[1].replace(name, "NAME")
+
+    assert error("player") == error("nobody-here")
+
+
+@pytest.mark.django_db
+def test_the_board_may_make_any_account_a_referee(client, board, player_user):
+    client.force_login(board)
+    response = client.post(reverse("board:tournament_register"), _form(referees="player"))
+    assert response.status_code == 302
+    assert permissions.is_referee(player_user)
 
 
 @pytest.mark.django_db

@@ -233,6 +233,12 @@ class SheetBuilder:
             worksheet = workbook.create_sheet(title)
             for row in rows:
                 worksheet.append(list(row))
+                if any(isinstance(value, str) and value.startswith("=") for value in row):
+                    # Text typed with a leading "=" (in a cell formatted as text, or after an apostrophe) is
+                    # text in the file, not a formula: what a referee, or an attacker, can send.
+                    for cell in worksheet[worksheet._current_row]:
+                        if isinstance(cell.value, str) and cell.value.startswith("="):
+                            cell.data_type = "s"
         buffer = io.BytesIO()
         workbook.save(buffer)
         return buffer.getvalue()

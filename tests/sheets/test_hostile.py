@@ -368,17 +368,28 @@ def test_it_reads_a_thousand_players():
 
 
 @pytest.mark.parametrize("dimension", [True, False])
-def test_it_stops_reading_a_million_rows_it_does_not_need(dimension):
+def test_it_refuses_a_million_rows_of_junk_before_parsing_them(dimension):
     data = streamed_players_sheet(1_000_000, junk_column="Z", dimension=dimension)
     assert len(data) < MAX_BYTES
+    parsed = assert_refused_quickly(data, "too_many_cells")
+    assert parsed.report.errors[0].params["sheet"] == "Players"
+
+
+def test_it_stops_reading_rows_it_does_not_need():
+    data = streamed_players_sheet(20_000, junk_column="Z")
     parsed, elapsed, peak = measured(data)
     assert parsed.report.ok and len(parsed.players) == 10
     assert elapsed < SECONDS and peak < PEAK_BYTES
 
 
-def test_it_refuses_a_hundred_thousand_players_at_the_thousand_and_first():
+def test_it_refuses_a_hundred_thousand_players_before_reading_them():
     data = streamed_players_sheet(100_000, dimension=False)
     assert len(data) < MAX_BYTES
+    assert_refused_quickly(data, "too_many_cells")
+
+
+def test_it_refuses_the_thousand_and_first_player_of_a_sheet_within_the_cell_limit():
+    data = streamed_players_sheet(2_000, dimension=False)
     assert_refused_quickly(data, "too_many_players")
 
 

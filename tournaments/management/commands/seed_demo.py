@@ -3,8 +3,9 @@ import random
 import time
 from datetime import date, timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
@@ -28,6 +29,12 @@ class Command(BaseCommand):
         parser.add_argument("--if-empty", action="store_true", help="do nothing when players already exist")
 
     def handle(self, *args, **options):
+        if not settings.SEED_DEMO_ALLOWED:
+            raise CommandError(
+                "seed_demo is for a laptop: it creates the accounts board/board and referee/referee, whose "
+                "passwords everyone knows, so it refuses to run under the production settings. Create the "
+                "board's account with `manage.py createsuperuser` instead."
+            )
         if options["if_empty"] and Player.objects.exclude(pk=99).exists():
             self.stdout.write("demo data already present; nothing to do")
             return
