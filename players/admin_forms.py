@@ -1,8 +1,8 @@
 """The admin's forms of the facts: they refuse what the result sheet's check refuses, through the same pure
-functions (tournaments.sheet: text_faults, game_faults), with the same sentences in the board's language.
+functions (rules.sheet.checks: text_faults, game_faults), with the same sentences in the board's language.
 
 Terms:
-- *texts*: a form's map of its model fields to the keys of tournaments.sheet.TEXT_LIMITS (the length the
+- *texts*: a form's map of its model fields to the keys of rules.sheet.format.TEXT_LIMITS (the length the
   database keeps, and no text a spreadsheet would run as a formula).
 """
 
@@ -12,12 +12,12 @@ from django import forms
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from tournaments import sheet_messages
-from tournaments.sheet import Fault, game_faults, text_faults
+from rules.sheet import messages
+from rules.sheet.checks import Fault, game_faults, text_faults
 
 
 def fault_message(fault: Fault) -> str:
-    return sheet_messages.render(code=fault.code, params=fault.params, lang=get_language())
+    return messages.render(code=fault.code, params=fault.params, lang=get_language())
 
 
 class FactForm(forms.ModelForm):

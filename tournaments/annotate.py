@@ -7,7 +7,7 @@ Terms:
 - *issue without a cell*: a missing sheet, or a charter condition about the whole tournament: listed in
   ``Report`` only.
 
-Only a file that passed the guard of tournaments.sheet is opened, in openpyxl's normal mode (which loads the
+Only a file that passed the guard of rules.sheet is opened, in openpyxl's normal mode (which loads the
 whole workbook): a refused file (not a workbook, a bomb, over a limit) gets no copy, nor does one whose
 worksheets are too big to load whole (MAX_WORKSHEETS, MAX_CELLS). The work is linear in the file and the
 report: the report holds at most REPORT_LIMIT issues of each severity, and every row is written once.
@@ -27,7 +27,9 @@ from openpyxl.utils.cell import coordinate_from_string
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.hyperlink import Hyperlink
 
-from tournaments.sheet import MAX_BYTES, SHEETS, Issue, Report, guard, workbook_cells
+from rules.sheet.format import MAX_BYTES, SHEETS
+from rules.sheet.guard import guard, workbook_cells
+from rules.sheet.report import Issue, Report
 
 # Normal mode builds an object per cell, a few times the XML's size in memory. The reader stops at 50 blank
 # rows, so a sheet padded with a million junk rows reads fine but must not be loaded whole here. A real result

@@ -31,11 +31,11 @@ from rest_framework.views import APIView
 
 from players import permissions
 from ratings.models import ReplayRequest
+from rules.sheet.report import Report
 from tournaments.forms import check_sheet_file, too_big_message, upload_too_big
 from tournaments.models import Sheet
 from tournaments.referee_views import UploadForbidden, language, may_see_sheet, sheet_receive_as
 from tournaments.services import SheetOutcome, sheet_import
-from tournaments.sheet import Report
 from tournaments.upload_limits import upload_wait_seconds
 
 logger = logging.getLogger(__name__)

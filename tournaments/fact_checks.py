@@ -1,4 +1,4 @@
-"""The stored games that break a rule of the result sheet (tournaments.sheet.game_faults), named so the board can
+"""The stored games that break a rule of the result sheet (rules.sheet.checks.game_faults), named so the board can
 find them: what a replay that fails on the facts reports (ratings.tasks).
 
 The admin and the database's constraints refuse such games now; one may still come from before them, or from a
@@ -7,9 +7,9 @@ change made outside the admin (a shell, a script).
 
 from __future__ import annotations
 
-from tournaments import sheet_messages
+from rules.sheet import messages
+from rules.sheet.checks import game_faults
 from tournaments.models import Game
-from tournaments.sheet import game_faults
 
 
 def faulty_games(*, system_code: str, limit: int = 5) -> list[str]:
@@ -25,7 +25,7 @@ def faulty_games(*, system_code: str, limit: int = 5) -> list[str]:
         faults = game_faults(system=system_code, a=a, b=b, result=result, a_losses=a_losses, b_losses=b_losses,
                              round_number=round_number, rounds=rounds, free=free)
         if faults:
-            problem = " ".join(sheet_messages.render(code=f.code, params=f.params, lang="en") for f in faults)
+            problem = " ".join(messages.render(code=f.code, params=f.params, lang="en") for f in faults)
             found.append(f"game {pk} of tournament {tid} ({name}), round {round_number}, table {table}, "
                          f"{a} against {b}: {problem}")
             if len(found) >= limit:

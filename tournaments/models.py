@@ -9,6 +9,8 @@ from django.db.models.functions import Now
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from rules.sheet.format import ALL_RESULTS
+
 
 class Tournament(models.Model):
     REGISTERED = "registered"
@@ -86,9 +88,7 @@ class Registration(models.Model):
 
 
 class Game(models.Model):
-    ADLG_RESULTS = ["A", "B", "D", "DD", "FA", "FB"]
-    BATTLE_EMPIRE_RESULTS = ["A", "A+", "A++", "B", "B+", "B++", "D"]
-    RESULT_CHOICES = [(code, code) for code in dict.fromkeys(ADLG_RESULTS + BATTLE_EMPIRE_RESULTS)]
+    RESULT_CHOICES = [(code, code) for code in ALL_RESULTS]
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
     round = models.PositiveSmallIntegerField(_("round"))
@@ -107,7 +107,7 @@ class Game(models.Model):
         ordering = ["tournament", "round", "table"]
         verbose_name = _("game")
         verbose_name_plural = _("games")
-        # The rules of tournaments.sheet.game_faults that need no other row: the admin's form checks them all, and
+        # The rules of rules.sheet.checks.game_faults that need no other row: the admin's form checks them all, and
         # these keep a typo made any other way from reaching the replay.
         constraints = [
             models.UniqueConstraint(fields=["tournament", "round", "table"], name="one_game_per_table"),
@@ -158,7 +158,7 @@ class Sheet(models.Model):
     uploaded_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
     status = models.CharField(_("status"), max_length=10, choices=STATUS_CHOICES, default=RECEIVED)
     report = models.JSONField(_("report"), default=dict, blank=True)
-    # What the reader found in the file (tournaments.sheet.parsed_as_json), so that the preview, the confirmation
+    # What the reader found in the file (rules.sheet.parsed.parsed_as_json), so that the preview, the confirmation
     # and the annotated copy never parse the file again.
     reading = models.JSONField(_("reading"), default=dict, blank=True)
     new_players = models.JSONField(_("new players"), default=dict, blank=True)

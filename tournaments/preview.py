@@ -21,8 +21,8 @@ from ratings.models import RatingSystem
 from ratings.selectors import ratings_at
 from rules.facts import Entrant, Game, Opening, Tournament
 from rules.history import replay
+from rules.sheet.parsed import ParsedSheet, SheetTournament
 from tournaments.models import Tournament as TournamentRow
-from tournaments.sheet import ParsedSheet, SheetTournament
 
 
 @dataclass(frozen=True)

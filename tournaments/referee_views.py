@@ -31,12 +31,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from players import permissions
 from ratings.models import ReplayRequest
+from rules.sheet.format import LIMIT_CODES, REFUSAL_CODES
+from rules.sheet.parsed import ParsedSheet
+from rules.sheet.report import Report
 from tournaments.annotate import annotate_workbook
 from tournaments.forms import XLSX_TYPE, ConfirmForm, SheetUploadForm, too_big_message, upload_too_big
 from tournaments.models import Sheet, Tournament
 from tournaments.preview import sheet_preview
 from tournaments.services import sheet_import, sheet_receive, sheet_recheck, sheet_report
-from tournaments.sheet import LIMIT_CODES, REFUSAL_CODES, ParsedSheet, Report
 from tournaments.template import blank_workbook, prefilled_workbook
 from tournaments.upload_limits import upload_wait_seconds
 

@@ -1,6 +1,6 @@
 """Result-sheet import: check a workbook against the federation, preview it, then write it all or nothing.
 
-The pure reader (tournaments.sheet) finds everything wrong inside the file; this module adds what only the
+The pure reader (rules.sheet) finds everything wrong inside the file; this module adds what only the
 database knows (IDs, excluded players, tournaments already on the site), keeps every upload, and writes an
 accepted sheet's tournament, players, registrations and games in one transaction together with the replay
 request that brings ratings up to date.
@@ -23,22 +23,12 @@ from players.services import club_for_name, player_ids_allocate
 from ratings.models import RatingSystem
 from ratings.requests import replay_request
 from ratings.selectors import filter_choices_forget
+from rules.sheet.checks import check_sheet, referenced_ids
+from rules.sheet.parsed import KnownPlayer, KnownTournament, ParsedSheet, SheetContext, parsed_as_json, parsed_from_json
+from rules.sheet.reader import read_sheet
+from rules.sheet.report import Report, report_as_json, report_from_json
+from rules.sheet.values import name_club_key
 from tournaments.models import Game, Registration, Sheet, Tournament
-from tournaments.sheet import (
-    KnownPlayer,
-    KnownTournament,
-    ParsedSheet,
-    Report,
-    SheetContext,
-    check_sheet,
-    name_club_key,
-    parsed_as_json,
-    parsed_from_json,
-    read_sheet,
-    referenced_ids,
-    report_as_json,
-    report_from_json,
-)
 
 
 @dataclass

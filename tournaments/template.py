@@ -1,6 +1,6 @@
 """Writes the official result sheet (format ``adlg-result-sheet/1``): blank, or pre-filled for a tournament.
 
-The layout is the one tournaments.sheet reads (spec/RESULT_SHEET.md), taken from the same label and column
+The layout is the one rules.sheet reads (spec/RESULT_SHEET.md), taken from the same label and column
 lists so the two cannot drift apart. Nothing here imports Django: the views pass plain values.
 
 Terms:
@@ -31,17 +31,16 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
-from rules.spreadsheet import neutralised, neutralised_row
-from tournaments.sheet import (
-    ADLG_RESULTS,
-    BATTLE_EMPIRE_RESULTS,
+from rules.sheet.format import (
     FORMAT,
     GAME_COLUMNS,
     MAX_GAMES,
     MAX_PLAYERS,
     PLAYER_COLUMNS,
+    RESULTS,
     TOURNAMENT_LABELS,
 )
+from rules.spreadsheet import neutralised, neutralised_row
 
 # A player row: (id, last_name, first_name, club, country, pool).
 PlayerRow = tuple[object, str | None, str | None, str | None, str | None, str | None]
@@ -179,7 +178,7 @@ def _games_sheet(worksheet: Worksheet, *, system: str) -> None:
         letter = _game_col(key)
         return f"{letter}2:{letter}{last}"
 
-    results = BATTLE_EMPIRE_RESULTS if system == "battle-empire" else ADLG_RESULTS
+    results = RESULTS.get(system, RESULTS["adlg"])
     _add_list(worksheet, column("result"), results, title="Result")
     _add_list(worksheet, column("free"), ("yes", "no"), title="Free game")
     _add_whole(worksheet, column("round"), 1, 12, title="Round")

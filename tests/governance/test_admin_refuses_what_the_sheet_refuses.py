@@ -1,4 +1,4 @@
-"""The admin refuses what the sheet check refuses (the same rules, tournaments.sheet), the database refuses a
+"""The admin refuses what the sheet check refuses (the same rules, rules.sheet), the database refuses a
 game against oneself and losses over 100 whatever writes them, and a replay that fails on the facts says which
 fact on the board's pages, at once, instead of failing silently for hours.
 

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from tournaments.sheet import FORMAT
+from rules.sheet.format import FORMAT
 
 pytestmark = pytest.mark.django_db
 

@@ -21,7 +21,9 @@ from datetime import date
 from openpyxl import Workbook
 from openpyxl.utils import get_column_letter
 
-from tournaments.sheet import Issue, ParsedSheet, Report, read_sheet
+from rules.sheet.parsed import ParsedSheet
+from rules.sheet.reader import read_sheet
+from rules.sheet.report import Issue, Report
 
 TODAY = date(2024, 6, 1)
 

@@ -8,9 +8,10 @@ import tracemalloc
 
 from openpyxl import load_workbook
 
+from rules.sheet.reader import read_sheet
+from rules.sheet.report import Issue, Report
 from tests.sheets.builders import TODAY, SheetBuilder, streamed_players_sheet
 from tournaments.annotate import annotate_workbook
-from tournaments.sheet import Issue, Report, read_sheet
 
 
 def faulty() -> tuple[bytes, Report]:

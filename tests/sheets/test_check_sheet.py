@@ -4,16 +4,11 @@ from __future__ import annotations
 
 from datetime import date
 
+from rules.sheet.checks import check_sheet
+from rules.sheet.parsed import KnownPlayer, KnownTournament, ParsedSheet, SheetContext
+from rules.sheet.reader import read_sheet
+from rules.sheet.values import name_club_key
 from tests.sheets.builders import PLAYERS, POOL_B, SheetBuilder, assert_issue
-from tournaments.sheet import (
-    KnownPlayer,
-    KnownTournament,
-    ParsedSheet,
-    SheetContext,
-    check_sheet,
-    name_club_key,
-    read_sheet,
-)
 
 
 def known_players(*, excluded: frozenset[int] = frozenset(), renamed: dict[int, str] | None = None):

@@ -21,8 +21,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openpyxl import Workbook
 
+from rules.sheet.format import MAX_BYTES
+from rules.sheet.guard import guard
+from rules.sheet.parsed import ParsedSheet
+from rules.sheet.reader import read_sheet
 from tests.sheets.builders import TODAY, SheetBuilder, assert_issue, streamed_players_sheet
-from tournaments.sheet import MAX_BYTES, ParsedSheet, guard, read_sheet
 
 # CPU seconds no file may take, hostile or not, on any machine the suite runs on. The attacks guarded against
 # (decompression bombs, entity expansion, a million rows) take minutes or never end, whatever the machine; a

@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import astuple
 from pathlib import Path
 
+from rules.sheet.parsed import ParsedSheet
+from rules.sheet.reader import read_sheet
 from tests.sheets.builders import TODAY
 from tests.sheets.lo import libreoffice_saved, needs_libreoffice
-from tournaments.sheet import ParsedSheet, read_sheet
 
 DATA = Path(__file__).parent / "data"
 

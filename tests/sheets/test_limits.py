@@ -17,17 +17,10 @@ import zipfile
 
 import pytest
 
+from rules.sheet.checks import game_faults, text_faults
+from rules.sheet.format import MAX_BYTES, MAX_CELLS, MAX_UNCOMPRESSED, REPORT_LIMIT, TEXT_LIMITS
+from rules.sheet.reader import read_sheet
 from tests.sheets.builders import TODAY, SheetBuilder, assert_issue, issues_of
-from tournaments.sheet import (
-    MAX_BYTES,
-    MAX_CELLS,
-    MAX_UNCOMPRESSED,
-    REPORT_LIMIT,
-    TEXT_LIMITS,
-    game_faults,
-    read_sheet,
-    text_faults,
-)
 
 SECONDS = 10.0
 PEAK_BYTES = 300 * 1024 * 1024

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
+from rules.sheet.checks import referenced_ids
+from rules.sheet.parsed import SheetGame, SheetPlayer, SheetTournament
+from rules.sheet.reader import read_sheet
 from tests.sheets.builders import GAMES, TODAY, SheetBuilder
-from tournaments.sheet import SheetGame, SheetPlayer, SheetTournament, read_sheet, referenced_ids
 
 
 def test_it_reads_a_valid_sheet_without_any_issue():

@@ -8,9 +8,11 @@ from datetime import date
 import pytest
 from openpyxl import load_workbook
 
+from rules.sheet.format import FORMAT, TOURNAMENT_LABELS
+from rules.sheet.parsed import SheetTournament
+from rules.sheet.reader import read_sheet
 from tests.sheets.builders import GAME_HEADERS, PLAYER_HEADERS, TODAY, SheetBuilder
 from tests.sheets.lo import libreoffice_saved, needs_libreoffice
-from tournaments.sheet import FORMAT, TOURNAMENT_LABELS, SheetTournament, read_sheet
 from tournaments.template import blank_workbook, prefilled_workbook
 
 SPRING_CLASH = SheetTournament(

@@ -12,17 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments import sheet_messages
-from tournaments.sheet import (
-    COUNTRY_CODES,
-    Issue,
-    Report,
-    name_club_key,
-    parse_boolean,
-    parse_date,
-    parse_player_key,
-    parse_whole_number,
-)
+from rules.sheet import messages
+from rules.sheet.format import COUNTRY_CODES
+from rules.sheet.report import Issue, Report
+from rules.sheet.values import name_club_key, parse_boolean, parse_date, parse_player_key, parse_whole_number
 
 
 def test_it_reads_xml_through_defusedxml():
@@ -134,7 +127,7 @@ def test_it_keys_names_and_clubs_alike_whatever_the_case_and_spaces():
 
 
 def test_every_message_exists_in_both_languages_with_the_same_params():
-    for code, templates in sheet_messages.MESSAGES.items():
+    for code, templates in messages.MESSAGES.items():
         assert set(templates) == {"en", "fr"}, code
         fields = [{name for _, name, _, _ in string.Formatter().parse(t) if name} for t in templates.values()]
         assert fields[0] == fields[1], code
@@ -182,4 +175,4 @@ def test_every_issue_code_has_a_test_asserting_its_place_and_message():
     folder = Path(__file__).parent
     text = "".join(path.read_text() for path in folder.glob("test_*.py"))
     asserted = set(re.findall(r'code="(\w+)"', text))
-    assert set(sheet_messages.MESSAGES) | sheet_messages.CHARTER_CODES <= asserted
+    assert set(messages.MESSAGES) | messages.CHARTER_CODES <= asserted

@@ -4,8 +4,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from ratings.services import ReplayBusy, replay_pending
+from rules.sheet.report import Issue, Report
 from tournaments.services import SheetOutcome, sheet_import_bytes
-from tournaments.sheet import Issue, Report
 
 
 class Command(BaseCommand):
