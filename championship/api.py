@@ -8,6 +8,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, serializers
 from rest_framework.exceptions import ParseError
 
+from adlg_site.api_base import ERRORS, PublicReadMixin, StandardPagination
 from championship.models import ChampionshipTotal
 from championship.selectors import (
     INTERNATIONAL,
@@ -17,7 +18,6 @@ from championship.selectors import (
     counted_results,
     national_ranking_countries,
 )
-from players.api import ERRORS, PublicReadMixin, StandardPagination
 
 
 class ChampionshipFilter(django_filters.FilterSet):

@@ -4,40 +4,20 @@ from __future__ import annotations
 
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics
 from rest_framework.exceptions import ParseError
-from rest_framework.pagination import PageNumberPagination
-from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
-from players.filters import PlayerRatingFilter, StrictFilterBackend, StrictQueryParamsMixin
+from adlg_site.api_base import ERRORS, PublicReadMixin, StandardPagination
+from players.filters import PlayerRatingFilter
 from players.models import Player
 from players.selectors import player_lookup
-from players.serializers import ErrorSerializer, PlayerDetailSerializer, PlayerRatingRowSerializer
+from players.serializers import PlayerDetailSerializer, PlayerRatingRowSerializer
 from ratings.models import PlayerRating, RatingEvent, RatingSystem
 from ratings.positions import with_positions
 from ratings.rating_list import hidden_player_ids
-
-ERRORS = {
-    400: OpenApiResponse(ErrorSerializer, description="Unknown query parameter or invalid filter value."),
-    404: OpenApiResponse(ErrorSerializer, description="Not found (or a page past the last one)."),
-}
-
-
-class StandardPagination(PageNumberPagination):
-    page_size = 50
-    page_size_query_param = "page_size"
-    max_page_size = 500
-
-
-class PublicReadMixin(StrictQueryParamsMixin):
-    """Public reading: anyone may GET; the unknown query parameters are refused."""
-
-    permission_classes = [AllowAny]
-    filter_backends = [StrictFilterBackend]
-    http_method_names = ["get", "head", "options"]
 
 
 def rulesets_by_system() -> dict:

@@ -175,6 +175,21 @@ def can_register_tournament(user) -> bool:
     return is_board(user) or is_referee(user)
 
 
+def can_send_sheet(user, tournament) -> bool:
+    """A sheet for a tournament of the site: its referees and the board. A tournament new to the site (None):
+    any referee."""
+    if tournament is None:
+        return can_register_tournament(user)
+    return can_upload_sheet(user, tournament)
+
+
+def can_see_sheet(user, sheet) -> bool:
+    """An uploaded sheet: the board, whoever sent it, and the referees of its tournament."""
+    if is_board(user) or (sheet.uploaded_by_id is not None and sheet.uploaded_by_id == user.pk):
+        return True
+    return sheet.tournament is not None and can_correct(user, sheet.tournament)
+
+
 def can_approve_exception(user) -> bool:
     return is_board(user)
 

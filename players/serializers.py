@@ -9,10 +9,6 @@ from ratings.models import PlayerRating, RatingEvent
 from ratings.selectors import rank_by_code
 
 
-class ErrorSerializer(serializers.Serializer):
-    detail = serializers.CharField(help_text="What is wrong with the request.")
-
-
 class RankSerializer(serializers.Serializer):
     code = serializers.CharField()
     name_en = serializers.CharField()

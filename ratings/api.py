@@ -9,7 +9,7 @@ from rest_framework import generics, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from players.api import ERRORS, PublicReadMixin
+from adlg_site.api_base import ERRORS, PublicReadMixin
 from ratings.models import RatingSystem
 from rules.rulesets import RULESETS
 

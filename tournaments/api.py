@@ -9,8 +9,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, serializers
 from rest_framework.response import Response
 
-from players.api import ERRORS, PublicReadMixin, StandardPagination
-from players.filters import IntegerFilter
+from adlg_site.api_base import ERRORS, IntegerFilter, PublicReadMixin, StandardPagination
 from ratings.models import RatingSystem
 from tournaments.models import Tournament
 from tournaments.selectors import charter_failure_text, tiebreak_text, tournament_detail, tournament_list

@@ -17,8 +17,8 @@ from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import path
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
@@ -31,11 +31,11 @@ from rest_framework.views import APIView
 
 from players import permissions
 from ratings.models import ReplayRequest
+from rules.sheet import messages
 from rules.sheet.report import Report
 from tournaments.forms import check_sheet_file, too_big_message, upload_too_big
 from tournaments.models import Sheet
-from tournaments.referee_views import UploadForbidden, language, may_see_sheet, sheet_receive_as
-from tournaments.services import SheetOutcome, sheet_import
+from tournaments.services import SheetOutcome, UploadForbidden, sheet_import, sheet_receive_as
 from tournaments.upload_limits import upload_wait_seconds
 
 logger = logging.getLogger(__name__)
@@ -206,7 +206,7 @@ class SheetUploadView(APIView):
         if outcome.ok:
             code = status.HTTP_200_OK if outcome.unchanged else status.HTTP_201_CREATED
         return Response(
-            outcome.as_json(language()),
+            outcome.as_json(messages.language(get_language())),
             status=code,
             headers={"Location": f"{request.path.rstrip('/')}/{sheet.pk}/"},
         )
@@ -224,7 +224,7 @@ def _committed_import(request, file) -> Response | None:
     )
     if sheet is None:
         return None
-    report = (sheet.report or {}).get(language()) or {"errors": [], "warnings": []}
+    report = (sheet.report or {}).get(messages.language(get_language())) or {"errors": [], "warnings": []}
     return Response(
         {"ok": True, "tournament_id": sheet.tournament_id, "new_players": sheet.new_players or {},
          "errors": [], "warnings": report.get("warnings", [])},
@@ -260,9 +260,10 @@ class SheetStatusView(APIView):
         sheet = get_object_or_404(
             Sheet.objects.defer("content").select_related("tournament", "replay_request"), pk=pk
         )
-        if not may_see_sheet(request.user, sheet):
+        if not permissions.can_see_sheet(request.user, sheet):
             raise Http404
-        report = (sheet.report or {}).get(language()) or (sheet.report or {}).get("en") or Report().as_dict()
+        lang = messages.language(get_language())
+        report = (sheet.report or {}).get(lang) or (sheet.report or {}).get("en") or Report().as_dict()
         replay = sheet.replay_request.status if sheet.replay_request is not None else None
         data = {
             "id": sheet.pk,

@@ -4,8 +4,8 @@ The journey: download the template (blank, or pre-filled for a tournament on the
 (errors by cell, an annotated copy to correct) → upload again → the preview of what will change → confirm →
 the status page, which refreshes itself until the ratings are published (or the job failed).
 
-Who may do what is decided by players.permissions; `may_upload` combines its rules for a sheet that may or may
-not name a tournament of the site.
+Who may do what is decided by players.permissions; receiving, checking and importing a sheet by
+tournaments.services.
 """
 
 from __future__ import annotations
@@ -31,14 +31,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from players import permissions
 from ratings.models import ReplayRequest
+from rules.sheet import messages as sheet_messages
 from rules.sheet.format import LIMIT_CODES, REFUSAL_CODES
-from rules.sheet.parsed import ParsedSheet
-from rules.sheet.report import Report
 from tournaments.annotate import annotate_workbook
 from tournaments.forms import XLSX_TYPE, ConfirmForm, SheetUploadForm, too_big_message, upload_too_big
 from tournaments.models import Sheet, Tournament
 from tournaments.preview import sheet_preview
-from tournaments.services import sheet_import, sheet_receive, sheet_recheck, sheet_report
+from tournaments.services import UploadForbidden, sheet_import, sheet_receive_as, sheet_recheck, sheet_report
 from tournaments.template import blank_workbook, prefilled_workbook
 from tournaments.upload_limits import upload_wait_seconds
 
@@ -52,51 +51,8 @@ ACCEPTED = (Sheet.IMPORTED, Sheet.REPLAYED)
 # --- shared with the API -------------------------------------------------------------------------------------
 
 
-class UploadForbidden(Exception):
-    """The sheet names a tournament of the site that this user does not referee."""
-
-    def __init__(self, tournament: Tournament | None) -> None:
-        super().__init__(getattr(tournament, "pk", None))
-        self.tournament = tournament
-
-
-def may_upload(user, tournament: Tournament | None) -> bool:
-    """A tournament of the site: its referees and the board. A tournament new to the site: any referee.
-
-    Local fallback: players.permissions has no rule taking "no tournament" yet (can_upload_sheet needs one).
-    """
-    if tournament is None:
-        return permissions.can_register_tournament(user)
-    return permissions.can_upload_sheet(user, tournament)
-
-
-def named_tournament(parsed: ParsedSheet) -> Tournament | None:
-    """The tournament of the site named by the sheet's Tournament ID, when there is one and it exists."""
-    tournament_id = parsed.tournament_fields.get("tournament_id")
-    if not isinstance(tournament_id, int):
-        return None
-    return Tournament.objects.filter(pk=tournament_id).first()
-
-
-def sheet_receive_as(*, user, data: bytes, file_name: str) -> tuple[Sheet, ParsedSheet, Report]:
-    """sheet_receive, undone (nothing kept) when the sheet names a tournament this user may not send."""
-    with transaction.atomic():
-        sheet, parsed, report = sheet_receive(data=data, file_name=file_name, user=user)
-        tournament = named_tournament(parsed)
-        if not may_upload(user, tournament):
-            raise UploadForbidden(tournament)
-    return sheet, parsed, report
-
-
-def may_see_sheet(user, sheet: Sheet) -> bool:
-    """The board, whoever sent it, and the referees of its tournament."""
-    if permissions.is_board(user) or (sheet.uploaded_by_id is not None and sheet.uploaded_by_id == user.pk):
-        return True
-    return sheet.tournament is not None and permissions.can_correct(user, sheet.tournament)
-
-
 def language() -> str:
-    return "fr" if (get_language() or "en").lower().startswith("fr") else "en"
+    return sheet_messages.language(get_language())
 
 
 def tournament_url(tournament_id: int | None) -> str | None:
@@ -116,7 +72,7 @@ def tournament_url(tournament_id: int | None) -> str | None:
 def _visible_sheet(request, pk: int) -> Sheet:
     """The sheet if this user may see it; anyone else gets 404, so sheet numbers reveal nothing."""
     sheet = get_object_or_404(Sheet.objects.select_related("tournament", "replay_request"), pk=pk)
-    if not may_see_sheet(request.user, sheet):
+    if not permissions.can_see_sheet(request.user, sheet):
         raise Http404(_("No result sheet with this number among yours."))
     return sheet
 
@@ -345,7 +301,7 @@ def _preview(request, sheet: Sheet, form: ConfirmForm, *, status: int = 200) -> 
             "report": report.as_dict(language()),
             "form": form,
             "upload_form": SheetUploadForm(),
-            "may_confirm": preview is not None and may_upload(request.user, sheet.tournament),
+            "may_confirm": preview is not None and permissions.can_send_sheet(request.user, sheet.tournament),
         },
         status=status,
     )
@@ -357,7 +313,7 @@ def sheet_confirm(request, pk: int):
     sheet = _visible_sheet(request, pk)
     if sheet.status != Sheet.CHECKED:
         return redirect("referee:sheet_status", sheet.pk)
-    if not may_upload(request.user, sheet.tournament):
+    if not permissions.can_send_sheet(request.user, sheet.tournament):
         return _forbidden(request, sheet.tournament)
     form = ConfirmForm(request.POST, warnings=len(_report(sheet)["warnings"]))
     if not form.is_valid():

@@ -17,6 +17,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from players import permissions
 from players.audit import audit_record
 from players.models import SPARE_ID, IdAllocator, Player, RetiredId
 from players.services import club_for_name, player_ids_allocate
@@ -323,3 +324,29 @@ def unimported_sheets_purge(*, before) -> int:
     for good, since any version of a tournament's results can be downloaded again. Returns how many went."""
     deleted, _ = Sheet.objects.filter(status__in=UNIMPORTED, uploaded_at__lt=before, imported_at__isnull=True).delete()
     return deleted
+
+
+class UploadForbidden(Exception):
+    """The sheet names a tournament of the site that this user does not referee."""
+
+    def __init__(self, tournament: Tournament | None) -> None:
+        super().__init__(getattr(tournament, "pk", None))
+        self.tournament = tournament
+
+
+def named_tournament(parsed: ParsedSheet) -> Tournament | None:
+    """The tournament of the site named by the sheet's Tournament ID, when there is one and it exists."""
+    tournament_id = parsed.tournament_fields.get("tournament_id")
+    if not isinstance(tournament_id, int):
+        return None
+    return Tournament.objects.filter(pk=tournament_id).first()
+
+
+def sheet_receive_as(*, user, data: bytes, file_name: str) -> tuple[Sheet, ParsedSheet, Report]:
+    """sheet_receive, undone (nothing kept) when the sheet names a tournament this user may not send."""
+    with transaction.atomic():
+        sheet, parsed, report = sheet_receive(data=data, file_name=file_name, user=user)
+        tournament = named_tournament(parsed)
+        if not permissions.can_send_sheet(user, tournament):
+            raise UploadForbidden(tournament)
+    return sheet, parsed, report
