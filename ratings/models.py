@@ -65,12 +65,12 @@ class RatingEvent(models.Model):
     """One change of one player's rating: a rated game, or an inactivity adjustment. Derived.
 
     Derived tables carry no database foreign-key constraints (db_constraint=False): the replay is their only
-    writer and rewrites them in bulk from facts it has just read, and PostgreSQL's deferred constraint
-    triggers would otherwise cost more than writing the history itself. Django still cascades deletions.
-    Only the indexes the pages and the replay read are kept: every extra index slows the history's COPY.
-    Only the replay removes events: a correction or a deleted tournament leaves its events in place until the
-    replay it requests rewrites everything from its date (each event records its player's state before it,
-    which is where a replay from that date starts). A player with games cannot be deleted.
+    writer and rewrites them from facts it has just read in the same transaction, so a constraint would only
+    check again what the replay guarantees. Django still cascades deletions. Only the indexes the pages and the
+    replay read are kept. Only the replay removes events: a correction or a deleted tournament leaves its
+    events in place until the replay it requests rewrites everything from its date (each event records its
+    player's state before it, which is where a replay from that date starts). A player with games cannot be
+    deleted.
     """
 
     GAME = "game"
@@ -108,9 +108,8 @@ class RatingEvent(models.Model):
         ordering = ["system", "player", "seq"]
         verbose_name = _("rating event")
         verbose_name_plural = _("rating events")
-        # The system comes last in both: PostgreSQL sorts on a leading integer or date key several times faster
-        # than on a leading text one (a full replay builds both over two million rows: 2 s instead of 5.3 s
-        # here), and the system, checked inside the index, still narrows every read of them.
+        # The system comes last in both: the player or the date narrows a read far more than the system does (a
+        # federation has two), and the system, checked inside the index, still narrows it further.
         indexes = [
             models.Index(fields=["player", "seq", "system"], name="event_player_history"),
             # Dates and sequence numbers grow together: one index serves the replay's cut and its last event.
@@ -140,7 +139,7 @@ class PlayerRating(models.Model):
     last_played = models.DateField(_("last played"), null=True, blank=True)
     # The player's country and club, copied by the database itself (triggers of migration 0006, on every
     # insert of a rating and every change of a player, whatever the path: admin, sheet, bulk update, a club's
-    # deletion). The list filters on them along its own indexes instead of joining 100,000 players per page.
+    # deletion). The list filters on them along its own indexes instead of joining the players on every page.
     country = models.ForeignKey("players.Country", on_delete=models.DO_NOTHING, db_constraint=False, db_index=False,
                                 null=True, blank=True, editable=False, related_name="+")
     club = models.ForeignKey("players.Club", on_delete=models.DO_NOTHING, db_constraint=False, db_index=False,
@@ -152,9 +151,7 @@ class PlayerRating(models.Model):
         verbose_name_plural = _("player ratings")
         constraints = [models.UniqueConstraint(fields=["player", "system"], name="one_rating_per_system")]
         # One index per way the public list is read (ratings.rating_list): each page walks its order, the system
-        # checked inside the index. The system comes last, as in the history's indexes: a full replay builds
-        # them all, and PostgreSQL sorts on a leading integer or date three times faster than on a leading text
-        # that is the same in every row (1.0 s instead of 2.0 s for the six at 100,000 players here).
+        # checked inside the index (it comes last, as in the history's indexes).
         indexes = [
             models.Index(fields=["-rating", "player", "system"], name="rating_list_rating"),
             models.Index(fields=["-games", "-rating", "player", "system"], name="rating_list_games"),

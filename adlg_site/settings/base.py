@@ -197,7 +197,7 @@ DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 if REDIS_URL:
     CELERY_BROKER_URL = validate_redis_url(REDIS_URL)
     # No result backend: nothing reads a task's return value (a replay's state is its ReplayRequest row), and
-    # Redis's result backend retried for 19 s on every enqueue while Redis was down.
+    # Redis's result backend retried for many seconds on every enqueue while Redis was down.
     CELERY_RESULT_BACKEND = None
     CELERY_TASK_ALWAYS_EAGER = False
 else:
