@@ -84,6 +84,8 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Europe/Paris"
 USE_I18N = True
 USE_TZ = True
+# One date format per language (adlg_site/formats/<lang>/formats.py): templates write {{ day|date }}.
+FORMAT_MODULE_PATH = ["adlg_site.formats"]
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
