@@ -144,6 +144,9 @@ class Sanction(models.Model):
     decided_on = models.DateField(_("decided on"))
     expires_on = models.DateField(_("expires on"), null=True, blank=True)
     public_notice = models.TextField(_("public notice (names no one)"), blank=True)
+    # Where it happened: a red card's public notice gives the tournament and the date, never the player.
+    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+", verbose_name=_("tournament"))
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
