@@ -20,7 +20,10 @@ class Country(models.Model):
         verbose_name_plural = _("countries")
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.code})"
+        from django.utils.translation import get_language
+
+        french = (get_language() or "").startswith("fr") and self.name_fr
+        return f"{self.name_fr if french else self.name} ({self.code})"
 
 
 class Club(models.Model):
@@ -138,7 +141,7 @@ class Sanction(models.Model):
     EXCLUSION = "exclusion"
     KIND_CHOICES = [(YELLOW, _("yellow card")), (RED, _("red card")), (EXCLUSION, _("exclusion"))]
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="sanctions")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="sanctions", verbose_name=_("player"))
     kind = models.CharField(_("kind"), max_length=10, choices=KIND_CHOICES)
     reason = models.TextField(_("reason (confidential)"))
     decided_on = models.DateField(_("decided on"))

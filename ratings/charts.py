@@ -109,8 +109,10 @@ def rating_chart_svg(
             gx = x(i)
             out.append(f'<line class="grid year" x1="{_fmt(gx)}" y1="{top}" x2="{_fmt(gx)}" y2="{top + plot_h}"/>')
             if gx - last_label_x >= 34:
+                # A label at an edge is anchored inside the drawing, not cut in half by it.
+                anchor = "start" if gx - left < 14 else "end" if left + plot_w - gx < 14 else "middle"
                 out.append(f'<text class="tick year" x="{_fmt(gx)}" y="{top + plot_h + 16}" '
-                           f'text-anchor="middle">{point.when.year}</text>')
+                           f'text-anchor="{anchor}">{point.when.year}</text>')
                 last_label_x = gx
     out.append(f'<text class="axis-label" x="{left + plot_w / 2:.0f}" y="{height - 2}" '
                f'text-anchor="middle">{esc(labels.year)}</text>')

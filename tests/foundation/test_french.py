@@ -63,3 +63,15 @@ def test_the_public_and_board_pages_use_the_sites_date_format():
                 continue
             offenders += [f"{template.name}: {m}" for m in own_format.findall(template.read_text(encoding="utf-8"))]
     assert not offenders, offenders
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_date_field_shows_an_iso_value_its_browser_accepts(language):
+    from django import forms
+
+    class DateForm(forms.Form):
+        day = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+
+    with translation.override(language):
+        assert 'value="2024-03-09"' in str(DateForm(initial={"day": date(2024, 3, 9)})["day"])
+        assert DateForm({"day": "2024-03-09"}).is_valid()

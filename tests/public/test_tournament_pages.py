@@ -162,7 +162,7 @@ def test_the_cross_table_legend_explains_every_mark(visitor, db):
     played = f.rated_tournament(four(), rounds=3)
     cross = _cross(text(visitor.get(f"/tournaments/{played.tournament.id}/")))
     legend = cross[cross.index("cross-legend"):]
-    for words in ("win, draw, loss", "double demoralisation", "forfeit won / lost", "not rated",
+    for words in ("win, draw, loss", "a double demoralisation", "forfeit won / lost", "not rated",
                   "the opponent's place in this pool", "against the spare (ID 99)", "the game score",
                   "a free game", "counts for the rating only", "a void game", "counts for no one",
                   "no game this round"):

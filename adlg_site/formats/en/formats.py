@@ -5,3 +5,5 @@ SHORT_DATE_FORMAT = "j M Y"
 SHORT_DATETIME_FORMAT = "j M Y, H:i"
 MONTH_DAY_FORMAT = "j F"
 YEAR_MONTH_FORMAT = "F Y"
+# A date field is an <input type="date">, whose value must be ISO: ISO first (as Django's English formats already do).
+DATE_INPUT_FORMATS = ["%Y-%m-%d", "%d/%m/%Y", "%d/%m/%y", "%d %b %Y", "%d %B %Y"]
