@@ -33,7 +33,7 @@ def test_the_catalogue_is_compiled_and_every_string_is_translated():
 
 def test_french_puts_a_non_breaking_space_before_double_punctuation():
     wrong = []
-    for msgid, text in french_strings():
+    for _msgid, text in french_strings():
         plain = re.sub(r"&#?\w+;|https?://\S+", "", text)
         if re.search(rf"[^{NBSP}][:;?!]", plain) or re.search(rf"«[^{NBSP}]|[^{NBSP}]»", plain):
             wrong.append(text)

@@ -46,7 +46,7 @@ def test_the_player_and_tournament_pages_show_terms_that_make_the_stored_points(
         row = section[:section.index("</tr>", section.index("<tbody>"))]
         cells = re.findall(r'<td class="num[^"]*">(.*?)</td>', row, re.S)
         rank_of_n, placing, s_over_t, scoring, points = cells[1], cells[2], cells[3], cells[4], cells[5]
-        assert re.fullmatch(r"\d+ / \d+", rank_of_n.strip())
+        assert re.fullmatch(r"\d+ / \d+", rank_of_n.strip()) and re.fullmatch(r"[\d.]+ / \d+", s_over_t.strip())
         assert abs(Decimal(placing) + Decimal(scoring) - result.points) <= Decimal("0.01")
         assert f"<strong>{result.points}</strong>" in points
     page = client.get(f"/tournaments/{outcome.tournament_id}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()

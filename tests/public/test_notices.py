@@ -55,7 +55,8 @@ def test_the_notices_page_in_french(french_visitor, red_card):
     page = text(french_visitor.get("/notices/"))
     assert "Avis publics" in page
     assert "20 avril 2025" in page
-    assert "Le 20 avril 2025, le bureau technique a donné un carton rouge pour un comportement lors du tournoi Coupe de Namur." in page
+    assert ("Le 20 avril 2025, le bureau technique a donné un carton rouge pour un comportement lors du tournoi "
+            "Coupe de Namur.") in page
 
 
 def test_yellow_cards_and_exclusions_are_not_public_notices(visitor, db):
