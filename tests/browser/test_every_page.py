@@ -58,13 +58,15 @@ class Data:
     sheet: int
     yellow: int
     exclusion: int
+    search: str  # a last name several players share
     names: list[str]
 
 
 def public_pages(d: Data) -> list[Page]:
     return [
         Page("home", "/", shot=True),
-        Page("search", f"/search/?q={d.names[0].split()[-1]}"),
+        Page("search", f"/search/?q={d.search}"),
+        Page("search-nothing", "/search/?q=Zzyzx"),
         Page("player", f"/players/{d.migrated}/", shot=True),
         Page("player-h2h", f"/players/{d.player}/?opponent={d.other}#h2h"),
         Page("ratings", "/ratings/adlg/", shot=True),
@@ -92,6 +94,7 @@ def referee_pages(d: Data) -> list[Page]:
         Page("referee-home", "/referee/", role="referee", names=WORKBOOK_SHEETS),
         Page("referee-sheets", f"/referee/tournaments/{d.adlg_tournament}/sheets/", role="referee"),
         Page("referee-sheet", f"/referee/sheets/{d.sheet}/", role="referee", names=WORKBOOK_SHEETS),
+        Page("referee-sheet-status", f"/referee/sheets/{d.sheet}/status/", role="referee", names=WORKBOOK_SHEETS),
         Page("board-start-referee", "/board/", role="referee"),
         Page("my-tournaments", "/board/tournaments/mine/", role="referee"),
         Page("register", "/board/tournaments/register/", role="referee"),
@@ -178,6 +181,7 @@ def data(transactional_db) -> Data:
         year=adlg.end_date.year, country=PlayerRating.objects.filter(country__isnull=False).values_list(
             "country_id", flat=True).first(),
         sheet=Sheet.objects.filter(tournament=adlg).first().pk, yellow=yellow.pk, exclusion=exclusion.pk,
+        search=player.last_name,
         names=sorted(set(filter(None, names)), key=len, reverse=True),
     )
 
