@@ -11,8 +11,9 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
+from adlg_site.api_base import PublicReadMixin
 from championship.api import ChampionshipRankingView, ChampionshipYearListView
-from players.api import PlayerDetailView, PlayerListView, PublicReadMixin
+from players.api import PlayerDetailView, PlayerListView
 from ratings.api import RatingSystemListView, RulesetDetailView, RulesetListView
 from tournaments import api_upload
 from tournaments.api import TournamentDetailView, TournamentListView

@@ -16,6 +16,7 @@ urlpatterns = [
     path("ratings/<slug:system>/ratings.csv", ratings.rating_list_csv, name="rating_list_csv"),
     path("ratings/<slug:system>/ratings.xlsx", ratings.rating_list_xlsx, name="rating_list_xlsx"),
     path("rules/", ratings.rules, name="rules"),
+    path("notices/", players.notices, name="notices"),
     path("tournaments/", tournaments.tournament_list_view, name="tournament_list"),
     path("tournaments/<int:tournament_id>/", tournaments.tournament_detail_view, name="tournament_detail"),
     path("championship/", championship.championship_index, name="championship_index"),

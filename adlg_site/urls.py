@@ -1,5 +1,6 @@
 from django.contrib import admin
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.urls import include, path
 
 
@@ -7,8 +8,15 @@ def healthz(request):
     return HttpResponse("ok", content_type="text/plain")
 
 
+def favicon(request):
+    """Browsers that ignore <link rel="icon"> ask for /favicon.ico. The address is read per request: the static
+    files' manifest may not exist when this module is imported (checks before collectstatic)."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
+
+
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/", include("adlg_site.api_urls")),
@@ -17,3 +25,6 @@ urlpatterns = [
     path("accounts/", include("players.account_urls")),
     path("", include("adlg_site.public_urls")),
 ]
+
+handler400 = "adlg_site.error_views.bad_request"
+handler500 = "adlg_site.error_views.server_error"

@@ -6,14 +6,14 @@ from collections.abc import Iterator
 
 from championship.models import ChampionshipTotal
 from players.models import Player
+from rules.championship import has_national_ranking
 
 CHAMPIONSHIP_COLUMNS = ("rank", "id", "total", "results")
-NATIONAL_MINIMUM_PLAYERS = 5
 
 
 def national_ranking_exists(country: str) -> bool:
     """RULES.md §7: a country has a national ranking once it has at least 5 registered players."""
-    return Player.objects.public().filter(country_id=country).count() >= NATIONAL_MINIMUM_PLAYERS
+    return has_national_ranking(Player.objects.public().filter(country_id=country).count())
 
 
 def championship_export_rows(*, year: int, country: str | None = None, international: bool = False) -> Iterator[tuple]:

@@ -8,18 +8,26 @@ counted result
     A ChampionshipResult among those best four (ChampionshipResult.counted); the others are dropped.
 national ranking
     The totals of the players of one country (ChampionshipTotal.country), ranked as in the overall ranking.
-    Only countries with at least NATIONAL_MINIMUM_PLAYERS registered, non-excluded players have one.
+    Only countries with at least NATIONAL_MINIMUM registered, non-excluded players have one.
 international ranking
     Players who played the Worlds or counting tournaments in two countries that year, by international rank.
+terms
+    A result's formula laid out (charter App. 6): P = placing points + score points, where placing points
+    = 20 x log10(N) x (N + 1 - R) / N (never below 0) and score points = (S / 2T) x (1 + T/10). N is the pool's
+    ranked players capped at 2^(rounds + 1); R the rank; S the tournament score (x 1.2 at the Worlds); T the
+    scored rounds. Both terms come from rules.championship, the formula the replay applies.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from decimal import Decimal
+
 from django.db.models import Count, Q, QuerySet
 
-from championship.exports import NATIONAL_MINIMUM_PLAYERS
 from championship.models import ChampionshipResult, ChampionshipTotal
 from players.models import Country, Player
+from rules.championship import BEST_OF, NATIONAL_MINIMUM, WORLDS_MULTIPLIER, round_points, term_placing, term_score
 
 OVERALL = "overall"
 INTERNATIONAL = "international"
@@ -49,7 +57,7 @@ def national_ranking_countries() -> set[str]:
     """Codes of the countries with at least five registered, non-excluded players (one grouped query)."""
     return set(
         Player.objects.public().exclude(country__isnull=True).values("country_id")
-        .annotate(n=Count("id")).filter(n__gte=NATIONAL_MINIMUM_PLAYERS).values_list("country_id", flat=True)
+        .annotate(n=Count("id")).filter(n__gte=NATIONAL_MINIMUM).values_list("country_id", flat=True)
     )
 
 
@@ -65,3 +73,46 @@ def counted_results(*, year: int, player_ids: list[int]) -> dict[int, list[Champ
                    .select_related("tournament").order_by("player_id", "-points", "tournament__end_date")):
         results[result.player_id].append(result)
     return results
+
+
+@dataclass(frozen=True)
+class ChampionshipTerms:
+    """The terms of one result's points, as the pages show them (see "terms" above)."""
+
+    players: int  # ranked players of the pool, before the cap
+    n: int  # N: capped at 2^(rounds + 1)
+    rank: int  # R
+    score: float  # the tournament score, before the Worlds' multiplier
+    s: float  # S: the score the formula uses (x 1.2 at the Worlds)
+    t: int  # T: scored rounds
+    worlds: bool
+    placing: float  # 20 x log10(N) x (N + 1 - R) / N, never below 0
+    scoring: float  # (S / 2T) x (1 + T/10)
+    points: Decimal  # their sum, to two decimals: the result's points
+
+    @property
+    def capped(self) -> bool:
+        return self.n < self.players
+
+
+def championship_terms(*, players: int, rounds: int, rank: int, score: float, games: int,
+                       worlds: bool = False) -> ChampionshipTerms:
+    """The two terms of a result's points, as the replay adds them (rules.championship.tournament_points); their
+    sum is the stored points."""
+    placing = term_placing(players=players, rounds=rounds, rank=rank)
+    scoring = term_score(score=score, games=games, worlds=worlds)
+    return ChampionshipTerms(
+        players=players, n=min(players, 2 ** (rounds + 1)), rank=rank, score=score,
+        s=score * WORLDS_MULTIPLIER if worlds else score, t=games, worlds=worlds,
+        placing=placing, scoring=scoring, points=round_points(placing + scoring))
+
+
+def championship_rules() -> dict:
+    """The championship's numbers for the rules page, and a worked example of the formula computed by it: the
+    9th of a large tournament earning more than the 8th of a small one."""
+    large = championship_terms(players=32, rounds=5, rank=9, score=320, games=5)
+    small = championship_terms(players=10, rounds=3, rank=8, score=200, games=3)
+    capped = championship_terms(players=20, rounds=3, rank=1, score=290, games=3)
+    worlds = championship_terms(players=40, rounds=6, rank=5, score=400, games=6, worlds=True)
+    return {"best_of": BEST_OF, "national_minimum": NATIONAL_MINIMUM, "worlds_multiplier": WORLDS_MULTIPLIER,
+            "large": large, "small": small, "capped": capped, "worlds": worlds}

@@ -1,9 +1,12 @@
 from django.contrib import admin
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from players import admin_actions
 from players.admin_forms import ClubForm, PlayerForm
 from players.admin_mixins import AuditedAdmin
 from players.models import AuditEntry, Club, Country, OpeningBalance, Player, RetiredId, Sanction
+from players.services import next_free_id_preview, player_ids_allocate
 
 
 @admin.register(Country)
@@ -37,6 +40,25 @@ class PlayerAdmin(AuditedAdmin):
     readonly_fields = ["excluded_at", "merged_into", "created_at"]
     inlines = [OpeningBalanceInline]
     actions = [admin_actions.give_sanction, admin_actions.merge_two_players]
+
+    # The site gives IDs (RULES.md §8): a new player gets the next free one when saved, never one typed in (it
+    # could be 99, a retired ID or one a referee's import takes at the same moment); an ID never changes after.
+    def get_readonly_fields(self, request, obj=None):
+        return [*super().get_readonly_fields(request, obj), "id" if obj is not None else "next_free_id"]
+
+    def get_fields(self, request, obj=None):
+        fields = [name for name in super().get_fields(request, obj) if name not in ("id", "next_free_id")]
+        return ["id" if obj is not None else "next_free_id", *fields]
+
+    @admin.display(description=_("federation ID"))
+    def next_free_id(self, obj):
+        return gettext("%(id)s: the next free ID, given when you save") % {"id": next_free_id_preview()}
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            # Inside the admin's transaction: the allocator row stays locked until the player is committed.
+            obj.id = player_ids_allocate(1)[0]
+        super().save_model(request, obj, form, change)
 
     def save_formset(self, request, form, formset, change):
         super().save_formset(request, form, formset, change)

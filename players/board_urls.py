@@ -9,6 +9,7 @@ app_name = "board"
 urlpatterns = [
     path("", board_views.home, name="home"),
     path("sanctions/", board_views.sanctions, name="sanctions"),
+    path("sanctions/<int:pk>/withdraw/", board_views.sanction_withdraw_view, name="sanction_withdraw"),
     path("merge/", board_views.merge, name="merge"),
     path("ids/", board_views.ids, name="ids"),
     path("tournaments/", board_views.tournaments, name="tournaments"),

@@ -6,12 +6,16 @@ only check the shape of the input, the services decide.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django import forms
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
@@ -21,9 +25,11 @@ from players.audit import change_lines
 from players.governance import (
     GovernanceError,
     audit_entries,
+    merge_conflicts,
     player_merge,
     player_retire_id,
     sanction_give,
+    sanction_withdraw,
     tournament_exception_approve,
     tournament_override,
     tournament_results_withdraw,
@@ -51,11 +57,44 @@ class PlayerIdField(forms.IntegerField):
         return player
 
 
+class TournamentChoiceField(forms.ModelChoiceField):
+    """A tournament told apart from others of the same name by its date and city."""
+
+    def label_from_instance(self, obj):
+        return f"{obj.name} — {date_format(obj.end_date)}, {obj.city} (no. {obj.pk})"
+
+
+def _recent_tournaments():
+    """The tournaments a sanction may concern: those of the last two years and the next month, newest first."""
+    from tournaments.models import Tournament
+
+    today = timezone.localdate()
+    return (Tournament.objects.filter(end_date__gte=today.replace(year=today.year - 2),
+                                      start_date__lte=today + timedelta(days=31))
+            .order_by("-end_date", "-id"))
+
+
 class SanctionForm(forms.Form):
     player = PlayerIdField(label=gettext_lazy("Player ID"))
     kind = forms.ChoiceField(label=gettext_lazy("Sanction"), choices=Sanction.KIND_CHOICES)
-    reason = forms.CharField(label=gettext_lazy("Reason (confidential)"), widget=forms.Textarea(attrs={"rows": 3}))
     decided_on = forms.DateField(label=gettext_lazy("Decided on"), widget=forms.DateInput(attrs={"type": "date"}))
+    tournament = TournamentChoiceField(
+        label=gettext_lazy("Tournament"), queryset=None, required=False,
+        empty_label=gettext_lazy("none (outside a tournament)"),
+        help_text=gettext_lazy("Where it happened. A red card's public notice gives this tournament and the date, "
+                               "never the player."))
+    reason = forms.CharField(label=gettext_lazy("Reason (confidential)"), widget=forms.Textarea(attrs={"rows": 3}),
+                             help_text=gettext_lazy("Seen only by the technical board (and, for a card, by the "
+                                                    "referees of the player's tournaments)."))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["tournament"].queryset = _recent_tournaments()
+
+
+class SanctionWithdrawForm(forms.Form):
+    reason = forms.CharField(label=gettext_lazy("Reason for the withdrawal (kept in the audit log)"),
+                             widget=forms.Textarea(attrs={"rows": 3}))
 
 
 class MergeForm(forms.Form):
@@ -144,25 +183,63 @@ def failed_replays() -> list:
 @permissions.rule_required(permissions.can_sanction)
 @require_http_methods(["GET", "POST"])
 def sanctions(request):
+    """Give a sanction in two steps: the form, then a confirmation that shows the player and what will follow
+    (an exclusion voids a whole career); nothing is recorded before the board confirms."""
     today = timezone.localdate()
     if request.method == "POST":
         form = SanctionForm(request.POST)
         if form.is_valid():
             data = form.cleaned_data
-            try:
-                sanction = sanction_give(player=data["player"], kind=data["kind"], reason=data["reason"],
-                                         user=request.user, decided_on=data["decided_on"])
-            except GovernanceError as exc:
-                form.add_error(None, str(exc))
+            if "edit" in request.POST:
+                pass  # back from the confirmation: the form again, filled in
+            elif request.POST.get("confirm") != "yes":
+                return render(request, "board/sanction_confirm.html",
+                              {"form": form, "data": data, "record": _record(data["player"])})
             else:
-                messages.success(request, _("%(sanction)s recorded for player %(id)s.")
-                                 % {"sanction": sanction.get_kind_display(), "id": sanction.player_id})
-                return redirect("board:sanctions")
+                try:
+                    sanction = sanction_give(player=data["player"], kind=data["kind"], reason=data["reason"],
+                                             user=request.user, decided_on=data["decided_on"],
+                                             tournament=data["tournament"])
+                except GovernanceError as exc:
+                    form.add_error(None, str(exc))
+                else:
+                    messages.success(request, _("Recorded: %(sanction)s for %(name)s (%(id)s).") % {
+                        "sanction": sanction.get_kind_display(), "name": data["player"].full_name,
+                        "id": sanction.player_id})
+                    return redirect("board:sanctions")
     else:
         form = SanctionForm(initial={"player": request.GET.get("player"), "decided_on": today})
     current = (permissions.visible_sanctions(request.user, today=today)
-               .exclude(kind=Sanction.YELLOW, expires_on__lt=today).select_related("player", "created_by"))
+               .exclude(kind=Sanction.YELLOW, expires_on__lt=today)
+               .select_related("player", "created_by", "tournament"))
     return render(request, "board/sanctions.html", {"form": form, "sanctions": current})
+
+
+@permissions.rule_required(permissions.can_sanction)
+@require_http_methods(["GET", "POST"])
+def sanction_withdraw_view(request, pk: int):
+    """Withdraw a card or an exclusion, with a reason: the page shows whom it concerns and what follows."""
+    sanction = get_object_or_404(Sanction.objects.select_related("player__club", "player__country", "tournament",
+                                                                 "created_by"), pk=pk)
+    if sanction.kind == Sanction.EXCLUSION and not permissions.can_exclude(request.user):
+        raise PermissionDenied
+    form = SanctionWithdrawForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player = sanction_withdraw(sanction=sanction, reason=form.cleaned_data["reason"], user=request.user)
+        except GovernanceError as exc:
+            form.add_error(None, str(exc))
+        else:
+            if sanction.kind == Sanction.EXCLUSION:
+                messages.success(request, _("The exclusion of %(name)s (%(id)s) is withdrawn: the player is back on "
+                                            "every list and the ratings are being recomputed.")
+                                 % {"name": player.full_name, "id": player.pk})
+            else:
+                messages.success(request, _("The %(sanction)s of %(name)s (%(id)s) is withdrawn.") % {
+                    "sanction": sanction.get_kind_display(), "name": player.full_name, "id": player.pk})
+            return redirect("board:sanctions")
+    return render(request, "board/sanction_withdraw.html",
+                  {"sanction": sanction, "form": form, "record": _record(sanction.player)})
 
 
 def _record(player: Player) -> dict:
@@ -171,6 +248,8 @@ def _record(player: Player) -> dict:
     return {
         "player": player,
         "games": Game.objects.filter(Q(player_a=player) | Q(player_b=player)).count(),
+        "game_tournaments": Game.objects.filter(Q(player_a=player) | Q(player_b=player)).values("tournament")
+        .distinct().count(),
         "registrations": player.registrations.select_related("tournament").order_by("-tournament__end_date")[:20],
         "registration_count": player.registrations.count(),
         "opening_balances": list(player.opening_balances.all()),
@@ -195,8 +274,10 @@ def merge(request):
                                  % {"dup": duplicate.pk, "keep": keep.pk})
                 return redirect("board:merge")
         if not form.errors:
+            # What would refuse the merge is shown before its button, not after a click.
             return render(request, "board/merge_confirm.html",
-                          {"form": form, "keep": _record(keep), "duplicate": _record(duplicate)})
+                          {"form": form, "keep": _record(keep), "duplicate": _record(duplicate),
+                           "conflicts": merge_conflicts(keep=keep, duplicate=duplicate)})
     return render(request, "board/merge.html", {"form": form})
 
 
@@ -252,8 +333,13 @@ def override(request, tournament):
         else:
             messages.success(request, _("Decision recorded; the championship is being recomputed."))
             return redirect("board:tournaments")
+    from tournaments.selectors import charter_failure_text
+
     outcome = getattr(tournament, "outcome", None)  # none until the replay has seen the tournament
-    return render(request, "board/override.html", {"tournament": tournament, "form": form, "outcome": outcome})
+    language = getattr(request, "LANGUAGE_CODE", "en")
+    failures = [charter_failure_text(f, language) for f in (outcome.charter_failures if outcome else []) or []]
+    return render(request, "board/override.html",
+                  {"tournament": tournament, "form": form, "outcome": outcome, "failures": failures})
 
 
 @permissions.rule_required(permissions.can_withdraw_results, tournament_kwarg="pk")

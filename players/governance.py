@@ -9,10 +9,13 @@ Terms (RULES.md §8, charter App. 7 §3):
 - *merge*: two records of one person; the duplicate's facts move to the kept record, the duplicate keeps
   existing (``merged_into``) so old links resolve, and its ID is retired.
 - *retired ID*: never given again by ``players.services.player_ids_allocate``.
+- *withdrawal*: the board takes back a card or an exclusion it recorded (an appeal upheld, a mistaken ID), with a
+  reason kept in the audit trail. A withdrawn card is erased as an expired yellow card is (its public notice goes
+  with it); a withdrawn exclusion gives the player back their ID, lists and games, and history replays.
 
 Every service changes facts in one transaction, writes an audit entry, and asks for the replays those facts need
 (``ratings.requests.replay_request``, enqueued after commit). Errors the board can fix raise ``GovernanceError``
-with a message that says what is wrong and what to do.
+with a message that says what is wrong and what to do, in the language of the request (the audit stays in English).
 
 Confidentiality: a sanction's reason is kept on the sanction only, never in the audit trail, so erasing a
 yellow card erases its reason.
@@ -25,6 +28,8 @@ from datetime import date
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from players.audit import audit_record, model_changes, snapshot
 from players.models import SPARE_ID, OpeningBalance, Player, RetiredId, Sanction
@@ -46,10 +51,10 @@ def red_card_notice(decided_on: date) -> str:
     return f"A red card was given on {decided_on.isoformat()}."
 
 
-def _require_reason(reason: str | None, what: str) -> str:
+def _require_reason(reason: str | None, message: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise GovernanceError(f"Give the reason for the {what}: it is required.")
+        raise GovernanceError(message)
     return reason
 
 
@@ -90,17 +95,19 @@ def player_exclude(*, player: Player, reason: str, user, decided_on: date | None
     """Exclude a player: leaves every public list, ID retired, games void, history replayed from scratch."""
     from ratings.requests import replay_request
 
-    reason = _require_reason(reason, "exclusion")
+    reason = _require_reason(reason, _("Give the reason for the exclusion: it is required."))
     decided_on = decided_on or timezone.localdate()
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.is_spare:
-            raise GovernanceError(f"ID {SPARE_ID} is the spare player, not a person: it cannot be excluded.")
+            raise GovernanceError(_("ID %(id)s is the spare player, not a person: it cannot be excluded.")
+                                  % {"id": SPARE_ID})
         if player.is_excluded:
-            raise GovernanceError(f"Player {player.pk} was already excluded on {player.excluded_at:%Y-%m-%d}.")
+            raise GovernanceError(_("Player %(id)s was already excluded on %(date)s.")
+                                  % {"id": player.pk, "date": date_format(timezone.localtime(player.excluded_at))})
         if player.merged_into_id is not None:
-            raise GovernanceError(f"Player {player.pk} was merged into {player.merged_into_id}: exclude "
-                                  f"player {player.merged_into_id} instead.")
+            raise GovernanceError(_("Player %(id)s was merged into %(keep)s: exclude player %(keep)s instead.")
+                                  % {"id": player.pk, "keep": player.merged_into_id})
         before = snapshot(player)
         player.excluded_at = timezone.now()
         player.save(update_fields=["excluded_at"])
@@ -124,33 +131,85 @@ def _user_or_none(user):
 # --- sanctions ---------------------------------------------------------------------------------------------------
 
 
-def sanction_give(*, player: Player, kind: str, reason: str, user, decided_on: date | None = None) -> Sanction:
-    """Record a yellow card, a red card or an exclusion (then `player_exclude`). A reminder leaves no trace."""
+def sanction_give(*, player: Player, kind: str, reason: str, user, decided_on: date | None = None,
+                  tournament=None) -> Sanction:
+    """Record a yellow card, a red card or an exclusion (then `player_exclude`). A reminder leaves no trace.
+
+    `tournament`: where it happened, if anywhere; a red card's public notice names it (and the date, no one)."""
     if kind == Sanction.EXCLUSION:
         return player_exclude(player=player, reason=reason, user=user, decided_on=decided_on)
     if kind not in (Sanction.YELLOW, Sanction.RED):
-        raise GovernanceError(f"Unknown sanction {kind!r}: choose yellow, red or exclusion (a reminder is not "
-                              f"recorded).")
-    reason = _require_reason(reason, "card")
+        raise GovernanceError(_("Unknown sanction %(kind)r: choose yellow, red or exclusion (a reminder is not "
+                                "recorded).") % {"kind": kind})
+    reason = _require_reason(reason, _("Give the reason for the card: it is required."))
     decided_on = decided_on or timezone.localdate()
     if player.is_spare:
-        raise GovernanceError(f"ID {SPARE_ID} is the spare player, not a person: it cannot be sanctioned.")
+        raise GovernanceError(_("ID %(id)s is the spare player, not a person: it cannot be sanctioned.")
+                              % {"id": SPARE_ID})
     if player.merged_into_id is not None:
-        raise GovernanceError(f"Player {player.pk} was merged into {player.merged_into_id}: sanction player "
-                              f"{player.merged_into_id} instead.")
+        raise GovernanceError(_("Player %(id)s was merged into %(keep)s: sanction player %(keep)s instead.")
+                              % {"id": player.pk, "keep": player.merged_into_id})
     if player.is_excluded:
-        raise GovernanceError(f"Player {player.pk} is excluded: a card adds nothing.")
+        raise GovernanceError(_("Player %(id)s is excluded: a card adds nothing.") % {"id": player.pk})
     with transaction.atomic():
         sanction = Sanction.objects.create(
             player=player, kind=kind, reason=reason, decided_on=decided_on, created_by=_user_or_none(user),
             expires_on=_one_year_after(decided_on) if kind == Sanction.YELLOW else None,
-            public_notice=red_card_notice(decided_on) if kind == Sanction.RED else "",
+            public_notice=red_card_notice(decided_on) if kind == Sanction.RED else "", tournament=tournament,
         )
         audit_record(user=user, action=f"sanction_{kind}", obj=sanction,
                      summary=f"{kind} card for player {player.pk} decided on {decided_on.isoformat()}",
                      changes={"player": player.pk, "kind": kind, "decided_on": decided_on.isoformat(),
-                              "expires_on": sanction.expires_on.isoformat() if sanction.expires_on else None})
+                              "expires_on": sanction.expires_on.isoformat() if sanction.expires_on else None,
+                              "tournament": tournament.pk if tournament is not None else None})
     return sanction
+
+
+def sanction_withdraw(*, sanction: Sanction, reason: str, user) -> Player:
+    """Take back a card or an exclusion. A card is erased (its public notice with it); an exclusion gives the player
+    back: listed again, the ID in use again, the games counted again, history replayed from scratch."""
+    reason = _require_reason(reason, _("Give the reason for the withdrawal: it is kept in the audit log."))
+    if sanction.kind == Sanction.EXCLUSION:
+        return player_exclusion_withdraw(sanction=sanction, reason=reason, user=user)
+    with transaction.atomic():
+        sanction = Sanction.objects.select_for_update().select_related("player").get(pk=sanction.pk)
+        # The card's own (confidential) reason is erased with it, as when a yellow card expires; the audit keeps
+        # that a card existed and why the board withdrew it.
+        audit_record(user=user, action="sanction_withdrawn", obj=sanction,
+                     summary=f"{sanction.kind} card of player {sanction.player_id} decided on "
+                             f"{sanction.decided_on.isoformat()} withdrawn",
+                     changes={"player": sanction.player_id, "kind": sanction.kind,
+                              "decided_on": sanction.decided_on.isoformat(), "withdrawal_reason": reason})
+        sanction.delete()
+    return sanction.player
+
+
+def player_exclusion_withdraw(*, sanction: Sanction, reason: str, user) -> Player:
+    """Withdraw an exclusion: the player is back on every list with their ID and games; history replays."""
+    from ratings.requests import replay_request
+
+    reason = _require_reason(reason, _("Give the reason for the withdrawal: it is kept in the audit log."))
+    with transaction.atomic():
+        sanction = Sanction.objects.select_for_update().get(pk=sanction.pk)
+        if sanction.kind != Sanction.EXCLUSION:
+            raise GovernanceError(_("Sanction #%(id)s is a card, not an exclusion.") % {"id": sanction.pk})
+        player = Player.objects.select_for_update().get(pk=sanction.player_id)
+        before = snapshot(player)
+        player.excluded_at = None
+        player.save(update_fields=["excluded_at"])
+        # The ID was retired by the exclusion only (not by a merge or the board for another reason): it is the
+        # player's again. IDs are given above every player's, so it could never go to someone else anyway.
+        RetiredId.objects.filter(pk=player.pk, reason=f"excluded (sanction #{sanction.pk})").delete()
+        others = Sanction.objects.filter(player=player, kind=Sanction.EXCLUSION).exclude(pk=sanction.pk)
+        withdrawn = [sanction.pk, *others.values_list("pk", flat=True)]
+        audit_record(user=user, action="exclusion_withdrawn", obj=player,
+                     summary=f"Exclusion of player {player.pk} withdrawn (sanction #{sanction.pk}); history replays",
+                     changes={**model_changes(player, before), "sanctions": withdrawn, "withdrawal_reason": reason})
+        Sanction.objects.filter(pk__in=withdrawn).delete()
+        # The player's games count again for everyone, from the first: replay those systems from scratch.
+        for code in sorted(_player_systems([player.pk])):
+            replay_request(system=code, since=None, reason=f"exclusion of player {player.pk} withdrawn")
+    return player
 
 
 def yellow_cards_expire(*, today: date | None = None) -> int:
@@ -173,18 +232,19 @@ def yellow_cards_expire(*, today: date | None = None) -> int:
 
 def player_retire_id(*, player_id: int, reason: str, user) -> RetiredId:
     """Retire an ID nobody holds, so it is never given (e.g. an ID the old site used for someone else)."""
-    reason = _require_reason(reason, "retirement")
+    reason = _require_reason(reason, _("Give the reason for the retirement: it is required."))
     if player_id is None or player_id <= 0:
-        raise GovernanceError("An ID is a whole number above 0.")
+        raise GovernanceError(_("An ID is a whole number above 0."))
     if player_id == SPARE_ID:
-        raise GovernanceError(f"ID {SPARE_ID} is the spare player's: it is never given anyway.")
+        raise GovernanceError(_("ID %(id)s is the spare player's: it is never given anyway.") % {"id": SPARE_ID})
     with transaction.atomic():
         if RetiredId.objects.filter(pk=player_id).exists():
-            raise GovernanceError(f"ID {player_id} is already retired.")
+            raise GovernanceError(_("ID %(id)s is already retired.") % {"id": player_id})
         holder = Player.objects.filter(pk=player_id).first()
         if holder is not None and not holder.is_excluded and holder.merged_into_id is None:
-            raise GovernanceError(f"ID {player_id} belongs to {holder.full_name}: exclude the player or merge "
-                                  f"the record into another instead of retiring the ID.")
+            raise GovernanceError(
+                _("ID %(id)s belongs to %(name)s: exclude the player or merge the record into another instead of "
+                  "retiring the ID.") % {"id": player_id, "name": holder.full_name})
         retired = RetiredId.objects.create(id=player_id, reason=reason[:200])
         audit_record(user=user, action="retire_id", obj=retired, summary=f"ID {player_id} retired: {reason}"[:300])
     return retired
@@ -193,42 +253,58 @@ def player_retire_id(*, player_id: int, reason: str, user) -> RetiredId:
 # --- merge -------------------------------------------------------------------------------------------------------
 
 
+def merge_conflicts(*, keep: Player, duplicate: Player) -> list[str]:
+    """Why these two records cannot be merged (empty: they can). The board's page shows them before its button,
+    and `player_merge` checks them again under its locks."""
+    from tournaments.models import Game, Registration
+
+    if keep.pk == duplicate.pk:
+        return [_("Choose two different players: a record cannot be merged into itself.")]
+    problems = []
+    for player in (keep, duplicate):
+        if player.is_spare:
+            problems.append(_("ID %(id)s is the spare player: it cannot be merged.") % {"id": SPARE_ID})
+        elif player.merged_into_id is not None:
+            problems.append(_("Player %(id)s was already merged into %(keep)s.")
+                            % {"id": player.pk, "keep": player.merged_into_id})
+        elif player.is_excluded:
+            problems.append(_("Player %(id)s is excluded: an excluded record cannot be merged.") % {"id": player.pk})
+    both = set(Registration.objects.filter(player=keep).values_list("tournament_id", flat=True)) & set(
+        Registration.objects.filter(player=duplicate).values_list("tournament_id", flat=True))
+    met = Game.objects.filter(Q(player_a=keep, player_b=duplicate) | Q(player_a=duplicate, player_b=keep))
+    shared = sorted(both | set(met.values_list("tournament_id", flat=True)))
+    if shared:
+        problems.append(
+            _("Players %(keep)s and %(duplicate)s are both registered in tournament(s) %(tournaments)s: two people "
+              "played there, so they are not duplicates. If one row of a sheet is wrong, correct the sheet first.")
+            % {"keep": keep.pk, "duplicate": duplicate.pk, "tournaments": ", ".join(map(str, shared))}
+        )
+    clash = sorted(
+        set(OpeningBalance.objects.filter(player=keep).values_list("system_id", flat=True))
+        & set(OpeningBalance.objects.filter(player=duplicate).values_list("system_id", flat=True))
+    )
+    if clash:
+        problems.append(
+            _("Players %(keep)s and %(duplicate)s both have an opening balance in %(systems)s: delete the wrong one "
+              "in the admin (Players → opening balances), then merge.")
+            % {"keep": keep.pk, "duplicate": duplicate.pk, "systems": ", ".join(clash)}
+        )
+    return problems
+
+
 def player_merge(*, keep: Player, duplicate: Player, user) -> Player:
     """Move the duplicate's registrations, games, opening balances, cards and account to `keep`."""
     from ratings.requests import replay_request
     from tournaments.models import Game, Registration
 
     if keep.pk == duplicate.pk:
-        raise GovernanceError("Choose two different players: a record cannot be merged into itself.")
+        raise GovernanceError(_("Choose two different players: a record cannot be merged into itself."))
     with transaction.atomic():
         locked = Player.objects.select_for_update().in_bulk([keep.pk, duplicate.pk])
         keep, duplicate = locked[keep.pk], locked[duplicate.pk]
-        for player in (keep, duplicate):
-            if player.is_spare:
-                raise GovernanceError(f"ID {SPARE_ID} is the spare player: it cannot be merged.")
-            if player.merged_into_id is not None:
-                raise GovernanceError(f"Player {player.pk} was already merged into {player.merged_into_id}.")
-            if player.is_excluded:
-                raise GovernanceError(f"Player {player.pk} is excluded: an excluded record cannot be merged.")
-        both = set(Registration.objects.filter(player=keep).values_list("tournament_id", flat=True)) & set(
-            Registration.objects.filter(player=duplicate).values_list("tournament_id", flat=True))
-        met = Game.objects.filter(Q(player_a=keep, player_b=duplicate) | Q(player_a=duplicate, player_b=keep))
-        shared = sorted(both | set(met.values_list("tournament_id", flat=True)))
-        if shared:
-            raise GovernanceError(
-                f"Players {keep.pk} and {duplicate.pk} are both registered in tournament(s) "
-                f"{', '.join(map(str, shared))}: two people played there, so they are not duplicates. "
-                f"If one row of a sheet is wrong, correct the sheet first."
-            )
-        clash = sorted(
-            set(OpeningBalance.objects.filter(player=keep).values_list("system_id", flat=True))
-            & set(OpeningBalance.objects.filter(player=duplicate).values_list("system_id", flat=True))
-        )
-        if clash:
-            raise GovernanceError(
-                f"Players {keep.pk} and {duplicate.pk} both have an opening balance in {', '.join(clash)}: "
-                f"delete the wrong one in the admin (Players → opening balances), then merge."
-            )
+        problems = merge_conflicts(keep=keep, duplicate=duplicate)
+        if problems:
+            raise GovernanceError(" ".join(problems))
         systems = _player_systems([duplicate.pk])
         moved = {
             "registrations": Registration.objects.filter(player=duplicate).update(player=keep),
@@ -265,7 +341,7 @@ def tournament_override(*, tournament, counts: bool | None, reason: str, user):
 
     reason = (reason or "").strip()
     if counts is not None and not reason:
-        raise GovernanceError("Give the reason for the decision: it is shown publicly next to the tournament.")
+        raise GovernanceError(_("Give the reason for the decision: it is shown publicly next to the tournament."))
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if tournament.counts_override == counts and tournament.override_reason == reason:
@@ -292,11 +368,11 @@ def tournament_results_withdraw(*, tournament, reason: str, user):
 
     reason = (reason or "").strip()
     if not reason:
-        raise GovernanceError("Give the reason for withdrawing the results: it is kept in the audit log.")
+        raise GovernanceError(_("Give the reason for withdrawing the results: it is kept in the audit log."))
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if tournament.status == Tournament.REGISTERED:
-            raise GovernanceError("This tournament has no results to withdraw.")
+            raise GovernanceError(_("This tournament has no results to withdraw."))
         games = tournament.games.count()
         tournament.games.all().delete()
         tournament.registrations.all().delete()
@@ -317,7 +393,7 @@ def tournament_exception_approve(*, tournament, approved: bool, reason: str, use
 
     reason = (reason or "").strip()
     if approved and not reason:
-        raise GovernanceError("Give the reason for the exception: it is required.")
+        raise GovernanceError(_("Give the reason for the exception: it is required."))
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         before = snapshot(tournament)

@@ -20,7 +20,10 @@ class Country(models.Model):
         verbose_name_plural = _("countries")
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.code})"
+        from django.utils.translation import get_language
+
+        french = (get_language() or "").startswith("fr") and self.name_fr
+        return f"{self.name_fr if french else self.name} ({self.code})"
 
 
 class Club(models.Model):
@@ -138,12 +141,15 @@ class Sanction(models.Model):
     EXCLUSION = "exclusion"
     KIND_CHOICES = [(YELLOW, _("yellow card")), (RED, _("red card")), (EXCLUSION, _("exclusion"))]
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="sanctions")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="sanctions", verbose_name=_("player"))
     kind = models.CharField(_("kind"), max_length=10, choices=KIND_CHOICES)
     reason = models.TextField(_("reason (confidential)"))
     decided_on = models.DateField(_("decided on"))
     expires_on = models.DateField(_("expires on"), null=True, blank=True)
     public_notice = models.TextField(_("public notice (names no one)"), blank=True)
+    # Where it happened: a red card's public notice gives the tournament and the date, never the player.
+    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+", verbose_name=_("tournament"))
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)

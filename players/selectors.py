@@ -12,6 +12,12 @@ result letter
     (Battle Empire wins are worth 1, 1.25 or 1.5), 0.5 a draw (a double demoralisation too), below a loss.
 head-to-head
     The rated games of two players against each other, in every system, and the W/D/L record they make.
+opening balance
+    The rating and game count a player migrated from the former site started from (RULES.md §2): the first line
+    of their history here, so that the games listed and the games counted agree.
+championship terms
+    What a championship result is made of (championship.selectors.ChampionshipTerms): the placing points from
+    the rank R among N, plus the score points from the score S over T rounds.
 
 A profile is read in a fixed number of queries (see `player_profile`), whatever the length of the history.
 """
@@ -21,10 +27,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 
 from championship.models import ChampionshipResult, ChampionshipTotal
-from players.models import SPARE_ID, Player
+from championship.selectors import championship_terms
+from players.models import SPARE_ID, OpeningBalance, Player
 from ratings.models import PlayerRating, RatingEvent, RatingSystem
 from ratings.positions import with_positions
 from ratings.rating_list import player_search_q
@@ -132,13 +139,20 @@ class SystemSection:
     tournaments: list[TournamentRow] = field(default_factory=list)
     games: list[GameRow] = field(default_factory=list)
     adjustments: list[RatingEvent] = field(default_factory=list)
+    opening: OpeningBalance | None = None
+
+    @property
+    def games_here(self) -> int:
+        """Rated games played since the opening balance (all of them without one)."""
+        total = self.rating.games if self.rating is not None else len(self.games)
+        return total - (self.opening.games if self.opening is not None else 0)
 
 
 @dataclass
 class ChampionshipYear:
     year: int
     total: ChampionshipTotal | None
-    results: list[ChampionshipResult]
+    results: list[ChampionshipResult]  # each with .terms: ChampionshipTerms, or None without its standing
 
 
 @dataclass
@@ -182,7 +196,7 @@ class PlayerProfile:
 
 
 def player_profile(*, player: Player) -> PlayerProfile:
-    """Everything the player page shows, in six queries."""
+    """Everything the player page shows, in nine queries whatever the history's length."""
     systems = list(RatingSystem.objects.all())
     ratings = {r.system_id: r for r in with_positions(PlayerRating.objects.filter(player=player))}
     events = list(
@@ -191,24 +205,27 @@ def player_profile(*, player: Player) -> PlayerProfile:
         .order_by("seq", "id")
     )
     standings = {s.tournament_id: s for s in Standing.objects.filter(player=player)}
+    openings = {o.system_id: o for o in OpeningBalance.objects.filter(player=player)}
     sections = []
     for system in systems:
         own_events = [e for e in events if e.system_id == system.code]
         rating = ratings.get(system.code)
         if rating is None and not own_events:
             continue
-        sections.append(_section(system, rating, own_events, standings))
-    return PlayerProfile(player=player, sections=sections, championship=player_championship(player=player))
+        sections.append(_section(system, rating, own_events, standings, openings.get(system.code)))
+    return PlayerProfile(player=player, sections=sections,
+                         championship=player_championship(player=player, standings=standings))
 
 
 def _section(system: RatingSystem, rating: PlayerRating | None, events: list[RatingEvent],
-             standings: dict[int, Standing]) -> SystemSection:
+             standings: dict[int, Standing], opening: OpeningBalance | None = None) -> SystemSection:
     ruleset = system.get_ruleset()
     rank = nxt = None
     if rating is not None:
         rank = rank_by_code(ruleset, rating.rank_code)
         nxt = next_rank(ruleset, rating.rating, rating.games)
-    section = SystemSection(system=system, ruleset=ruleset, rating=rating, rank=rank, next_rank=nxt, events=events)
+    section = SystemSection(system=system, ruleset=ruleset, rating=rating, rank=rank, next_rank=nxt, events=events,
+                            opening=opening)
     by_tournament: dict[int, TournamentRow] = {}
     for event in events:
         if event.kind == RatingEvent.ADJUSTMENT:
@@ -233,12 +250,28 @@ def _section(system: RatingSystem, rating: PlayerRating | None, events: list[Rat
     return section
 
 
-def player_championship(*, player: Player) -> list[ChampionshipYear]:
-    """The player's championship results by year, newest first, each marked counted (best four) or dropped."""
+def player_championship(*, player: Player, standings: dict[int, Standing] | None = None) -> list[ChampionshipYear]:
+    """The player's championship results by year, newest first, each marked counted (best four) or dropped, with
+    the terms of its formula (from the player's standings, read here unless given, and one grouped count of
+    the pools' ranked players)."""
     totals = {t.year: t for t in ChampionshipTotal.objects.filter(player=player)}
+    found = list(ChampionshipResult.objects.filter(player=player).select_related("tournament")
+                 .order_by("-year", "-points", "tournament__end_date"))
+    if standings is None:
+        standings = {s.tournament_id: s for s in Standing.objects.filter(player=player)}
+    sizes = {}
+    if found:
+        sizes = {(row["tournament_id"], row["pool"]): row["n"] for row in (
+            Standing.objects.filter(tournament_id__in=[r.tournament_id for r in found])
+            .values("tournament_id", "pool").annotate(n=Count("id")).order_by())}
     results: dict[int, list[ChampionshipResult]] = {}
-    for result in (ChampionshipResult.objects.filter(player=player).select_related("tournament")
-                   .order_by("-year", "-points", "tournament__end_date")):
+    for result in found:
+        standing = standings.get(result.tournament_id)
+        result.terms = None  # the standing it came from is gone: a replay is on its way
+        if standing is not None:
+            result.terms = championship_terms(players=sizes.get((result.tournament_id, standing.pool), 0),
+                                       rounds=result.tournament.rounds, rank=standing.rank, score=standing.score,
+                                       games=standing.games, worlds=result.tournament.worlds)
         results.setdefault(result.year, []).append(result)
     years = sorted(set(totals) | set(results), reverse=True)
     return [ChampionshipYear(year=y, total=totals.get(y), results=results.get(y, [])) for y in years]
@@ -246,3 +279,31 @@ def player_championship(*, player: Player) -> list[ChampionshipYear]:
 
 def last_event_date(section: SystemSection) -> date | None:
     return section.events[-1].date if section.events else None
+
+
+# --- public notices -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PublicNotice:
+    """A red card as the public sees it (RULES.md §8): when and at which tournament, never who."""
+
+    decided_on: date
+    tournament: Tournament | None
+
+
+def public_notices() -> list[PublicNotice]:
+    """Every red card in force, newest first, in one query. Only the date and the tournament are read: the
+    player, the reason and the author never leave the database for this page."""
+    from players.models import Sanction
+
+    tournaments = {}
+    rows = (Sanction.objects.filter(kind=Sanction.RED).order_by("-decided_on", "-id")
+            .values_list("decided_on", "tournament_id", "tournament__name", "tournament__start_date",
+                         "tournament__end_date", "tournament__city"))
+    notices = []
+    for decided_on, tid, name, start, end, city in rows:
+        if tid is not None and tid not in tournaments:
+            tournaments[tid] = Tournament(id=tid, name=name, start_date=start, end_date=end, city=city)
+        notices.append(PublicNotice(decided_on=decided_on, tournament=tournaments.get(tid)))
+    return notices

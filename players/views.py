@@ -7,8 +7,9 @@ from urllib.parse import urlencode
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from players.selectors import (
@@ -18,8 +19,9 @@ from players.selectors import (
     player_lookup,
     player_profile,
     player_search,
+    public_notices,
 )
-from ratings.charts import ADJUSTMENT, TOURNAMENT, ChartLabels, ChartPoint, rating_chart_svg
+from ratings.charts import ADJUSTMENT, OPENING, TOURNAMENT, ChartLabels, ChartPoint, rating_chart_svg
 from ratings.models import RatingEvent
 from ratings.selectors import country_name, rank_name, rating_systems, ruleset_ranks, top_ratings
 from tournaments.selectors import latest_rated_tournaments, upcoming_tournaments
@@ -72,6 +74,7 @@ def player_detail(request, player_id: int):
         section.rank_name = rank_name(section.rank, language)
         section.next_rank_name = rank_name(section.next_rank.rank, language) if section.next_rank else ""
         section.chart = mark_safe(_chart(section, found.player.id))  # noqa: S308 - built from escaped parts
+        section.chart_summary = _chart_summary(section)
     opponents = profile.opponents()
     h2h, h2h_error = _head_to_head(request, profile)
     return render(request, "public/player_detail.html", {
@@ -83,6 +86,11 @@ def player_detail(request, player_id: int):
         "h2h_error": h2h_error,
         "h2h_selected": h2h.opponent.id if h2h else None,
     })
+
+
+def notices(request):
+    """The red cards' public notices: a date and a tournament, never a name (RULES.md §8)."""
+    return render(request, "public/notices.html", {"notices": public_notices()})
 
 
 def _head_to_head(request, profile: PlayerProfile):
@@ -98,10 +106,18 @@ def _head_to_head(request, profile: PlayerProfile):
 
 
 def _chart(section: SystemSection, player_id: int) -> str:
+    """The history chart twice, for a screen and for a phone (the stylesheet shows one): see ratings.charts."""
     events = section.events
     if not events:
         return ""
-    points = [ChartPoint(rating=events[0].rating_before, when=events[0].date)]
+    opening = section.opening
+    first_marker, first_label = None, ""
+    if opening is not None and opening.rating == events[0].rating_before:
+        first_marker = OPENING
+        first_label = _("Opening balance from the former site: %(rating)s after %(games)s rated games") % {
+            "rating": opening.rating, "games": opening.games}
+    points = [ChartPoint(rating=events[0].rating_before, when=events[0].date, marker=first_marker,
+                         label=first_label)]
     before_tournament: dict[int, int] = {}
     for event in events:
         if event.tournament_id is not None:
@@ -119,15 +135,41 @@ def _chart(section: SystemSection, player_id: int) -> str:
                 before = before_tournament[event.tournament_id]
                 marker = TOURNAMENT
                 label = _("%(name)s (%(date)s): %(before)s → %(after)s (%(change)+d)") % {
-                    "name": event.tournament.name, "date": event.tournament.end_date.isoformat(),
+                    "name": event.tournament.name, "date": date_format(event.tournament.end_date),
                     "before": before, "after": event.rating_after, "change": event.rating_after - before}
         points.append(ChartPoint(rating=event.rating_after, when=event.date, marker=marker, label=label))
     labels = ChartLabels(
         title=_("Rating history in %(system)s") % {"system": section.system.name},
-        description=_("Rating after each rated game, from %(first)s to %(last)s; circles mark the end of a "
-                      "tournament, diamonds an inactivity adjustment.") % {
-            "first": events[0].date.isoformat(), "last": events[-1].date.isoformat()},
+        description=_chart_summary(section),
         rating=_("rating"),
         year=_("year"),
     )
-    return rating_chart_svg(points, labels=labels, chart_id=f"chart-{section.system.code}-{player_id}")
+    chart_id = f"chart-{section.system.code}-{player_id}"
+    return "\n".join(rating_chart_svg(points, labels=labels, chart_id=f"{chart_id}-{variant}", variant=variant)
+                     for variant in ("wide", "narrow"))
+
+
+def _chart_summary(section: SystemSection) -> str:
+    """The chart in words (its text alternative, and its caption): where the rating started and ended, its
+    highest and lowest, and what moved it."""
+    events = section.events
+    if not events:
+        return ""
+    ratings = [events[0].rating_before, *(e.rating_after for e in events)]
+    games = sum(1 for e in events if e.kind != RatingEvent.ADJUSTMENT)
+    adjustments = len(events) - games
+    tournaments = len({e.tournament_id for e in events if e.tournament_id is not None})
+    if section.opening is not None:
+        start = _("Rating from %(rating)s, the opening balance,") % {"rating": ratings[0]}
+    else:
+        start = _("Rating from %(rating)s on %(date)s") % {"rating": ratings[0], "date": date_format(events[0].date)}
+    parts = [
+        _("%(start)s to %(last_rating)s on %(last)s; highest %(high)s, lowest %(low)s.") % {
+            "start": start, "last_rating": ratings[-1], "last": date_format(events[-1].date), "high": max(ratings),
+            "low": min(ratings)},
+        ngettext("%(count)s rated game", "%(count)s rated games", games) % {"count": games}
+        + " " + ngettext("in %(count)s tournament", "in %(count)s tournaments", tournaments) % {"count": tournaments}
+        + (", " + ngettext("%(count)s inactivity adjustment", "%(count)s inactivity adjustments", adjustments)
+           % {"count": adjustments} if adjustments else "") + ".",
+    ]
+    return " ".join(parts)

@@ -1,8 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class RatingsConfig(AppConfig):
     name = "ratings"
+    verbose_name = _("Ratings")  # the admin's section title, in the reader's language
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):

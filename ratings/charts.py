@@ -8,7 +8,11 @@ point
     six games takes six steps whatever its dates.
 marker
     A shape on a point that a reader may want to hover: a circle at the last game of each tournament, a
-    diamond at each inactivity adjustment. Each marker and the line carry an SVG <title> (the browser's tooltip).
+    diamond at each inactivity adjustment, a square at the opening balance a migrated player started from. Each
+    marker and the line carry an SVG <title> (the browser's tooltip).
+variant
+    'wide' (760 units across, for a screen) or 'narrow' (360, for a phone): the page draws both and the stylesheet
+    shows one, so the labels keep a readable size at either width instead of shrinking with the drawing.
 year tick
     A vertical grid line at the first point of each calendar year, labelled with the year.
 
@@ -24,6 +28,8 @@ from html import escape
 
 TOURNAMENT = "tournament"
 ADJUSTMENT = "adjustment"
+OPENING = "opening"
+SIZES = {"wide": (760, 280), "narrow": (360, 240)}
 NICE_STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000)
 
 
@@ -54,16 +60,16 @@ def _fmt(value: float) -> str:
 
 
 def rating_chart_svg(
-    points: Sequence[ChartPoint], *, labels: ChartLabels, chart_id: str = "chart", width: int = 760,
-    height: int = 280,
+    points: Sequence[ChartPoint], *, labels: ChartLabels, chart_id: str = "chart", variant: str = "wide",
 ) -> str:
     """The SVG markup of the chart; an empty string when there is nothing to draw."""
     if not points:
         return ""
-    left, right, top, bottom = 52, 16, 14, 34
+    width, height = SIZES[variant]
+    left, right, top, bottom = (52, 16, 14, 34) if variant == "wide" else (46, 10, 12, 34)
     plot_w, plot_h = width - left - right, height - top - bottom
     ratings = [p.rating for p in points]
-    step = _step(min(ratings), max(ratings))
+    step = _step(min(ratings), max(ratings), most_ticks=6 if variant == "wide" else 5)
     low = (min(ratings) // step) * step
     high = -(-max(ratings) // step) * step
     if high == low:
@@ -79,7 +85,7 @@ def rating_chart_svg(
     esc = escape
     title_id, desc_id = f"{chart_id}-title", f"{chart_id}-desc"
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="rating-chart" id="{esc(chart_id)}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="rating-chart {variant}" id="{esc(chart_id)}" '
         f'viewBox="0 0 {width} {height}" role="img" aria-labelledby="{title_id} {desc_id}">',
         f'<title id="{title_id}">{esc(labels.title)}</title>',
         f'<desc id="{desc_id}">{esc(labels.description)}</desc>',
@@ -103,8 +109,10 @@ def rating_chart_svg(
             gx = x(i)
             out.append(f'<line class="grid year" x1="{_fmt(gx)}" y1="{top}" x2="{_fmt(gx)}" y2="{top + plot_h}"/>')
             if gx - last_label_x >= 34:
+                # A label at an edge is anchored inside the drawing, not cut in half by it.
+                anchor = "start" if gx - left < 14 else "end" if left + plot_w - gx < 14 else "middle"
                 out.append(f'<text class="tick year" x="{_fmt(gx)}" y="{top + plot_h + 16}" '
-                           f'text-anchor="middle">{point.when.year}</text>')
+                           f'text-anchor="{anchor}">{point.when.year}</text>')
                 last_label_x = gx
     out.append(f'<text class="axis-label" x="{left + plot_w / 2:.0f}" y="{height - 2}" '
                f'text-anchor="middle">{esc(labels.year)}</text>')
@@ -115,6 +123,9 @@ def rating_chart_svg(
         tip = f"<title>{esc(point.label)}</title>" if point.label else ""
         if point.marker == TOURNAMENT:
             out.append(f'<circle class="marker tournament" cx="{px}" cy="{py}" r="4">{tip}</circle>')
+        elif point.marker == OPENING:
+            out.append(f'<rect class="marker opening" x="{_fmt(x(i) - 4.5)}" y="{_fmt(y(point.rating) - 4.5)}" '
+                       f'width="9" height="9">{tip}</rect>')
         elif point.marker == ADJUSTMENT:
             cx, cy = x(i), y(point.rating)
             diamond = " ".join(f"{_fmt(cx + dx)},{_fmt(cy + dy)}" for dx, dy in ((0, -6), (6, 0), (0, 6), (-6, 0)))

@@ -10,12 +10,13 @@ from django import forms
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.dates import MONTHS_3
+from django.utils.formats import date_format
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
+from championship.selectors import championship_rules
 from ratings.models import RatingSystem
 from ratings.rating_list import RatingListPaginator, rating_list, rating_rows
 from ratings.selectors import (
@@ -26,8 +27,9 @@ from ratings.selectors import (
     rating_systems,
     ruleset_ranks,
 )
-from rules.rulesets import RULESETS, Ruleset
+from rules.rulesets import RULESETS, SPARE_ID, Ruleset
 from rules.spreadsheet import neutralised_row
+from tournaments.selectors import charter_rules, game_score_examples, tiebreak_text
 
 PAGE_SIZE = 50
 EXPORT_CHUNK = 2000
@@ -96,13 +98,15 @@ def _decorate(rows, ruleset: Ruleset, language: str) -> None:
     """Rank and country names in the page's language, the player's link and the last game's date, made once
     per page: the template's own {% url %} and |date cost more than the rest of a row together."""
     names = {r.code: rank_name(r, language) for r in ruleset_ranks(ruleset)}
-    months = [""] + [str(MONTHS_3[month]).title() for month in range(1, 13)]  # as Django's date format "M"
+    dates: dict = {}  # a page's players share a few tournament dates: each is formatted once
     for row in rows:
         row.rank_name = names.get(row.rank_code, row.rank_code)
         row.country_name = country_name(row.player.country, language)
         row.url = reverse("player_detail", args=[row.player_id])
         played = row.last_played
-        row.last_played_text = f"{played.day} {months[played.month]} {played.year}" if played else "—"
+        if played not in dates:
+            dates[played] = date_format(played) if played else "—"  # the site's one date format
+        row.last_played_text = dates[played]
 
 
 def ratings_index(request):
@@ -131,6 +135,8 @@ def rating_list_view(request, system: str):
         "page": page,
         "rows": rows,
         "filtered": any(v for k, v in filters.items() if k != "sort"),
+        # How many filters are on (a sort other than by rating counts): the folded filters' summary says it.
+        "filter_count": sum(1 for k, v in filters.items() if v and (k != "sort" or v != "rating")),
         "query": query.urlencode(),
         "active_since": date.today().replace(year=date.today().year - 1) if filters["active"] else None,
     })
@@ -256,6 +262,11 @@ def rules(request):
         "form": form,
         "calculation": calculation,
         "result_label": RESULT_LABELS.get(calculation.result, calculation.result) if calculation else "",
+        "scores": game_score_examples(),
+        "charter": charter_rules(),
+        "championship": championship_rules(),
+        "tiebreaks": [tiebreak_text(code) for code in ("score", "opponents", "head_to_head", "rating", "id")],
+        "spare_id": SPARE_ID,
     })
 
 

@@ -47,6 +47,17 @@ def _reference_data(request):
 
 
 @pytest.fixture(autouse=True)
+def _english_until_asked_otherwise():
+    """Each test starts in the site's default language: a French request leaves French active in the thread, and
+    services word their refusals in the active language (players.governance)."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _tasks_in_process_unless_testing_the_worker(request):
     """With REDIS_URL set (CI's second pass) only the worker tests use the broker; the others run tasks
     in-process as on the embedded default, so they test the same thing on both stacks."""

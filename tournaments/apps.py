@@ -1,6 +1,8 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class TournamentsConfig(AppConfig):
     name = "tournaments"
+    verbose_name = _("Tournaments")  # the admin's section title, in the reader's language
     default_auto_field = "django.db.models.BigAutoField"

@@ -14,6 +14,12 @@ cross-table
     few hundred games: nothing worth storing for every tournament of a replay).
 tie-break
     Standing.tiebreak: what separated the player from the one ranked just below (RULES.md §6), in words.
+championship applies
+    Only L'Art de la Guerre tournaments count for the championship (charter App. 6): a Battle Empire tournament
+    never counts, whatever its charter conditions or a board decision, and its page says so.
+void game
+    A game of a player excluded since: it counts for no one. The cross-table marks the round of the other player
+    (never naming the excluded one).
 
 A tournament page is read in a fixed number of queries (see `tournament_detail`).
 """
@@ -28,11 +34,13 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from championship.models import ChampionshipResult
+from championship.selectors import ChampionshipTerms, championship_terms
 from players.models import SPARE_ID, Country, Player
 from ratings.models import RatingEvent
-from rules.charter import CharterFailure, charter_failure_message
+from rules.charter import MIN_CLUBS, MIN_PLAYERS, CharterFailure, charter_failure_message, minimum_rounds
 from rules.facts import Entrant
 from rules.facts import Game as GameFact
+from rules.scoring import game_scores
 from rules.standings import RoundDetail
 from rules.standings import standings as pool_standings
 from tournaments.models import Game, Registration, Standing, Tournament, TournamentOutcome
@@ -118,6 +126,12 @@ def tiebreak_text(code: str) -> str:
 # --- the counts column ----------------------------------------------------------------------------------
 
 
+def championship_applies(tournament: Tournament) -> bool:
+    """Whether the tournament's game has a championship: L'Art de la Guerre's only (charter App. 6), as its
+    ruleset says (rules.rulesets.Ruleset.championship)."""
+    return tournament.system.get_ruleset().championship
+
+
 @dataclass(frozen=True)
 class CountsVerdict:
     """Whether a tournament counts for the championship, why, and who decided."""
@@ -125,9 +139,13 @@ class CountsVerdict:
     counts: bool | None  # None: not decided yet (no results)
     by_board: bool
     reasons: list[str]
+    applies: bool = True  # False: the game has no championship (Battle Empire)
 
 
 def counts_verdict(tournament: Tournament, language: str | None) -> CountsVerdict:
+    if not championship_applies(tournament):
+        return CountsVerdict(False, False, [_("Only L'Art de la Guerre tournaments count for the championship.")],
+                             applies=False)
     if tournament.counts_override is not None:
         reason = tournament.override_reason.strip()
         return CountsVerdict(tournament.counts_override, True, [reason] if reason else [])
@@ -178,6 +196,15 @@ class CrossCell:
     score: float | None
     note: str = ""
     free: bool = False
+    void: bool = False  # against a player excluded since: counts for no one (the opponent is not named)
+
+    @property
+    def spare(self) -> bool:
+        return self.opponent is not None and self.opponent.id == SPARE_ID
+
+    @property
+    def forfeit(self) -> bool:
+        return self.result.startswith("F")
 
 
 @dataclass
@@ -186,6 +213,7 @@ class StandingLine:
     penalty_reason: str
     championship_points: object | None
     cells: list[CrossCell | None] = field(default_factory=list)
+    terms: ChampionshipTerms | None = None  # the points' formula laid out, when the line has points
 
     @property
     def change(self) -> int | None:
@@ -210,6 +238,8 @@ class TournamentDetail:
     pools: list[Pool]
     rounds: list[tuple[int, list[GameLine]]]
     charter_failures: list[str]
+    scoring: str = "losses"  # the ruleset's scoring family: "losses" (App. 4 game scores) or "values"
+    margins: bool = False  # whether wins come in margins (Battle Empire's A+, A++)
 
     @property
     def has_championship_points(self) -> bool:
@@ -246,7 +276,20 @@ def tournament_detail(*, tournament_id: int, language: str | None) -> Tournament
     points = dict(ChampionshipResult.objects.filter(tournament=tournament).values_list("player_id", "points"))
     players = {g.player_a_id: g.player_a for g in games} | {g.player_b_id: g.player_b for g in games}
     players.update({s.player_id: s.player for s in standings})
-    pools = _pools(standings, registrations, points, players, _rounds_by_player(tournament, registrations, games))
+    void = {}  # player -> rounds of their games against a player excluded since
+    for game in games:
+        for me, other in ((game.player_a, game.player_b), (game.player_b, game.player_a)):
+            if other.excluded_at is not None and me.excluded_at is None:
+                void.setdefault(me.id, set()).add(game.round)
+    pools = _pools(standings, registrations, points, players, _rounds_by_player(tournament, registrations, games),
+                   void)
+    for pool in pools:
+        size = len(pool.lines)  # the pool's ranked players: the standings the replay wrote
+        for line in pool.lines:
+            if line.championship_points is not None:
+                s = line.standing
+                line.terms = championship_terms(players=size, rounds=tournament.rounds, rank=s.rank, score=s.score,
+                                                games=s.games, worlds=tournament.worlds)
     rounds: dict[int, list[GameLine]] = {}
     for game in games:
         a, b = (
@@ -267,6 +310,8 @@ def tournament_detail(*, tournament_id: int, language: str | None) -> Tournament
         pools=pools,
         rounds=sorted(rounds.items()),
         charter_failures=failures,
+        scoring=tournament.system.get_ruleset().scoring,
+        margins=any(code.endswith("+") for code in tournament.system.get_ruleset().result_codes),
     )
 
 
@@ -295,7 +340,9 @@ def _pools(
     points: dict,
     players: dict[int, Player],
     rounds_of: dict[int, tuple[RoundDetail, ...]],
+    void: dict[int, set[int]] | None = None,
 ) -> list[Pool]:
+    void = void or {}
     by_pool: dict[str, list[Standing]] = {}
     for standing in standings:
         by_pool.setdefault(standing.pool, []).append(standing)
@@ -315,6 +362,10 @@ def _pools(
                 if cell is not None:
                     line.cells.append(cell)
                     rounds.add(cell.round)
+            for round_no in sorted(void.get(s.player_id, ())):
+                line.cells.append(CrossCell(round=round_no, opponent_rank=None, opponent=None, result="", letter="",
+                                            score=None, note=_("void game: the opponent was excluded"), void=True))
+                rounds.add(round_no)
             lines.append(line)
         ordered = sorted(rounds)
         for line in lines:  # one cell per round of the pool, None where the player had no game
@@ -351,3 +402,35 @@ def _letter(result: str) -> str:
     """W, D or L for the colour of a cross-table cell."""
     code = result.lstrip("F")[:1].upper()
     return code if code in {"W", "D", "L"} else ""
+
+
+# --- the rules page -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScoreExample:
+    """One line of the App. 4 table on the rules page: a result with losses, and the scores the rules give."""
+
+    result: str
+    a_losses: int
+    b_losses: int
+    a: int
+    b: int
+
+
+def game_score_examples() -> list[ScoreExample]:
+    """Worked examples of the AdlG game scores, each computed by rules.scoring (the replay's rules)."""
+    cases = [("A", 0, 60), ("A", 23, 100), ("A", 100, 100), ("B", 45, 12), ("D", 20, 45), ("D", 60, 10),
+             ("DD", 70, 70), ("FA", 0, 0)]
+    return [ScoreExample(result, a_losses, b_losses, *game_scores(result, a_losses, b_losses))
+            for result, a_losses, b_losses in cases]
+
+
+def charter_rules() -> dict:
+    """The charter's conditions for a tournament to count (App. 1), from the numbers the replay checks."""
+    sizes = [(1, 15), (16, 31), (32, 63), (64, None)]
+    return {
+        "min_players": MIN_PLAYERS,
+        "min_clubs": MIN_CLUBS,
+        "rounds": [{"low": low, "high": high, "rounds": minimum_rounds(low)} for low, high in sizes],
+    }

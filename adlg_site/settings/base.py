@@ -131,6 +131,8 @@ FIXTURE_DIRS = [BASE_DIR / "fixtures"]
 TIME_ZONE = "Europe/Paris"
 USE_I18N = True
 USE_TZ = True
+# One date format per language (adlg_site/formats/<lang>/formats.py): templates write {{ day|date }}.
+FORMAT_MODULE_PATH = ["adlg_site.formats"]
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]

@@ -24,10 +24,56 @@ def board_client(client, board):
 
 def test_it_gives_a_yellow_card_from_the_sanctions_page(board_client, entrant):
     response = board_client.post(reverse("board:sanctions"), {
-        "player": entrant.pk, "kind": "yellow", "reason": "late list twice", "decided_on": "2025-05-01"})
+        "player": entrant.pk, "kind": "yellow", "reason": "late list twice", "decided_on": "2025-05-01",
+        "confirm": "yes"})
     assert response.status_code == 302
     card = Sanction.objects.get(player=entrant)
     assert (card.kind, card.expires_on) == ("yellow", date(2026, 5, 1))
+
+
+@pytest.mark.parametrize("kind", ["yellow", "red", "exclusion"])
+def test_it_shows_the_player_and_asks_for_confirmation_before_recording(board_client, entrant, kind):
+    data = {"player": entrant.pk, "kind": kind, "reason": "threw the dice", "decided_on": "2025-05-01"}
+    response = board_client.post(reverse("board:sanctions"), data)
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert entrant.full_name in page and 'name="confirm" value="yes"' in page
+    assert "threw the dice" in page  # what will be recorded, to check before confirming
+    assert not Sanction.objects.filter(player=entrant).exists()
+    entrant.refresh_from_db()
+    assert not entrant.is_excluded
+    assert board_client.post(reverse("board:sanctions"), {**data, "confirm": "yes"}).status_code == 302
+    assert Sanction.objects.get(player=entrant).kind == kind
+
+
+def test_the_exclusion_confirmation_says_how_many_games_become_void(board_client, entrant):
+    opponent = make_player("Autre")
+    play(make_tournament(), entrant, opponent)
+    page = board_client.post(reverse("board:sanctions"), {
+        "player": entrant.pk, "kind": "exclusion", "reason": "cheating", "decided_on": "2025-05-01"}).content.decode()
+    assert f"Exclude {entrant.full_name} ({entrant.pk})?" in page
+    assert "Their 1 game becomes void for everyone" in page
+    assert "retired and never given to anyone else" in page
+
+
+def test_changing_a_sanction_before_confirming_brings_the_form_back_filled_in(board_client, entrant):
+    response = board_client.post(reverse("board:sanctions"), {
+        "player": entrant.pk, "kind": "red", "reason": "insulted the referee", "decided_on": "2025-05-01",
+        "edit": "1"})
+    page = response.content.decode()
+    assert 'name="confirm"' not in page and "insulted the referee" in page and 'value="red" selected' in page
+    assert not Sanction.objects.exists()
+
+
+def test_a_red_card_names_its_tournament_on_the_confirmation(board_client, entrant, tournament):
+    page = board_client.post(reverse("board:sanctions"), {
+        "player": entrant.pk, "kind": "red", "reason": "x", "decided_on": "2025-05-01",
+        "tournament": tournament.pk}).content.decode()
+    assert f"gave a red card for conduct at {tournament.name}" in page
+    board_client.post(reverse("board:sanctions"), {
+        "player": entrant.pk, "kind": "red", "reason": "x", "decided_on": "2025-05-01",
+        "tournament": tournament.pk, "confirm": "yes"})
+    assert Sanction.objects.get(player=entrant).tournament == tournament
 
 
 def test_it_lists_the_current_sanctions_with_their_reasons(board_client, board, entrant):
@@ -38,7 +84,8 @@ def test_it_lists_the_current_sanctions_with_their_reasons(board_client, board, 
 
 def test_it_excludes_from_the_sanctions_page(board_client, entrant):
     board_client.post(reverse("board:sanctions"), {
-        "player": entrant.pk, "kind": "exclusion", "reason": "cheating", "decided_on": "2025-05-01"})
+        "player": entrant.pk, "kind": "exclusion", "reason": "cheating", "decided_on": "2025-05-01",
+        "confirm": "yes"})
     entrant.refresh_from_db()
     assert entrant.is_excluded
     assert RetiredId.objects.filter(pk=entrant.pk).exists()
@@ -46,7 +93,7 @@ def test_it_excludes_from_the_sanctions_page(board_client, entrant):
 
 def test_it_shows_a_refusal_on_the_sanctions_page(board_client):
     response = board_client.post(reverse("board:sanctions"), {
-        "player": 99, "kind": "yellow", "reason": "x", "decided_on": "2025-05-01"})
+        "player": 99, "kind": "yellow", "reason": "x", "decided_on": "2025-05-01", "confirm": "yes"})
     assert response.status_code == 200
     assert "spare player" in response.content.decode()
     response = board_client.post(reverse("board:sanctions"), {
@@ -130,7 +177,7 @@ def test_the_merge_confirmation_heads_each_record_in_french_with_its_space(board
     keep, duplicate = make_player("Dupont"), make_player("Dupond")
     page = board_client.get(reverse("board:merge"), {"keep": keep.pk, "duplicate": duplicate.pk},
                             HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert f"Conservée : {keep.full_name} ({keep.pk})" in page
+    assert f"Conservée\u00a0: {keep.full_name} ({keep.pk})" in page  # a non-breaking space before the colon
 
 
 def test_it_lists_tournaments_for_the_board(board_client, tournament):
@@ -195,3 +242,50 @@ def test_the_forms_carry_a_csrf_token(client, board):
     assert response.status_code == 403
     assert not RetiredId.objects.filter(pk=7777).exists()
     assert 'name="csrfmiddlewaretoken"' in client.get(reverse("board:ids")).content.decode()
+
+
+def test_the_merge_page_shows_a_conflict_before_the_button(board_client):
+    keep, duplicate = make_player("Dupont"), make_player("Dupond")
+    register(make_tournament("Commun"), keep, duplicate)
+    response = board_client.post(reverse("board:merge"), {"keep": keep.pk, "duplicate": duplicate.pk})
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="merge-conflicts"' in page and "not duplicates" in page
+    assert 'name="confirm"' not in page  # no button to press only to be refused
+    duplicate.refresh_from_db()
+    assert duplicate.merged_into is None
+
+
+def test_the_merge_page_offers_the_button_when_nothing_conflicts(board_client):
+    keep, duplicate = make_player("Dupont"), make_player("Dupond")
+    page = board_client.post(reverse("board:merge"), {"keep": keep.pk, "duplicate": duplicate.pk}).content.decode()
+    assert 'id="merge-conflicts"' not in page and 'name="confirm" value="yes"' in page
+
+
+def test_board_forms_label_every_field(board_client):
+    import re
+
+    for name in ("board:sanctions", "board:merge", "board:ids"):
+        page = board_client.get(reverse(name)).content.decode()
+        fields = set(re.findall(r'<(?:input|select|textarea)[^>]*\bid="(id_[^"]+)"', page))
+        labels = set(re.findall(r'<label for="(id_[^"]+)"', page))
+        assert fields and fields <= labels, (name, fields - labels)
+
+
+def test_the_override_page_words_the_charter_failures(board_client, tournament):
+    from tournaments.models import TournamentOutcome
+
+    TournamentOutcome.objects.create(tournament=tournament, ranked_players=5, rated_games=6, counts=False,
+                                     charter_failures=[{"code": "too_few_players",
+                                                        "params": {"players": 5, "minimum": 8}}])
+    page = board_client.get(reverse("board:tournament_override", args=[tournament.pk])).content.decode()
+    assert "The tournament ranks 5 players; at least 8 are needed." in page
+    assert "too_few_players" not in page and "{" not in page.split("<main")[1].split("</main>")[0]
+
+
+def test_board_messages_are_shown_styled_after_a_decision(board_client, entrant):
+    response = board_client.post(reverse("board:sanctions"), {
+        "player": entrant.pk, "kind": "yellow", "reason": "late list", "decided_on": "2025-05-01",
+        "confirm": "yes"}, follow=True)
+    page = response.content.decode()
+    assert 'class="message success"' in page and f"for {entrant.full_name} ({entrant.pk})" in page

@@ -236,7 +236,7 @@ def test_api_words_follow_the_language_asked_for(client, federation):
     assert english.json()["standings"][1]["tiebreak_text"] == "score"
     assert french.json()["standings"][2]["tiebreak_text"] in ("score", "score des adversaires")
     unknown = client.get("/api/players/", {"contry": "FR"}, HTTP_ACCEPT="application/json", HTTP_ACCEPT_LANGUAGE="fr")
-    assert "Paramètre(s) de requête inconnu(s) : contry" in unknown.json()["detail"]
+    assert "Paramètre(s) de requête inconnu(s)\u00a0: contry" in unknown.json()["detail"]  # a non-breaking space
 
 
 def test_api_docs_page_in_french(french_visitor, db):

@@ -97,7 +97,7 @@ def test_search_without_a_query_shows_the_form(visitor, db):
 
 def test_search_in_french(french_visitor, db):
     f.player("Dupont", "Jean")
-    assert "1 joueur correspond à « dup »." in text(french_visitor.get("/search/", {"q": "dup"}))
+    assert "1 joueur correspond à «\u00a0dup\u00a0»." in text(french_visitor.get("/search/", {"q": "dup"}))
 
 
 @pytest.mark.parametrize("size", [3, 30])

@@ -60,7 +60,7 @@ def test_player_page_draws_the_rating_history_as_svg(visitor, career):
     assert "Rating history in L&#x27;Art de la Guerre" in svg or "Rating history in L'Art de la Guerre" in svg
     assert svg.count('class="marker tournament"') == 2  # one circle at the end of each tournament
     assert svg.count('class="marker adjustment"') == 1
-    assert "Open de Lyon (2023-04-02)" in svg  # tooltip of the tournament mark
+    assert "Open de Lyon (2 Apr 2023)" in svg  # tooltip of the tournament mark, in the site's date format
     assert "Inactivity adjustment 2024" in svg
     assert ">2023<" in svg and ">2024<" in svg  # year axis
 
@@ -173,8 +173,71 @@ def test_player_page_takes_the_same_queries_whatever_the_history(visitor, db, dj
     f.rated_tournament(players, rounds=rounds)
     f.adjustment(players[0], year=2024, before=1100, after=1050)
     f.championship_totals(2024)
-    # player, systems, ratings, events, standings, championship results, totals
-    with django_assert_num_queries(8):  # with the rating counts of the one system played
+    # player, systems, ratings, events, standings, opening balances, championship results, totals, the results'
+    # pools' sizes (for the formula's terms)
+    with django_assert_num_queries(10):  # with the rating counts of the one system played
         response = visitor.get(url(players[0]), {"opponent": players[1].id})
     assert response.status_code == 200
     assert len(re.findall(r"<tr>", text(response))) > rounds
+
+
+# --- every number explained ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def migrated(db):
+    """Marie came from the former site with 1275 after 12 games, then played one tournament of 3 rounds here."""
+    from players.models import OpeningBalance
+
+    marie, others = f.player("Curie", "Marie"), [f.player(n, "Y") for n in ("Bohr", "Planck", "Dirac")]
+    OpeningBalance.objects.create(player=marie, system_id="adlg", rating=1275, games=12, as_of=date(2021, 12, 31))
+    f.rating(marie, value=1275, games=12)
+    f.rated_tournament([marie, *others], name="Open de Lyon", start=date(2023, 4, 1), results=["A", "B", "D"])
+    return marie
+
+
+def test_the_opening_balance_is_the_first_line_of_the_history(visitor, migrated):
+    page = text(visitor.get(url(migrated)))
+    tournaments = page[page.index('class="player-tournaments"'):]
+    tournaments = tournaments[:tournaments.index("</table>")]
+    rows = re.findall(r"<tr[ >].*?</tr>", tournaments, re.S)
+    first = rows[1]  # after the header
+    assert "Opening balance from the former site" in first
+    assert "31 Dec 2021" in first and ">12<" in first and ">1275<" in first
+    assert "Open de Lyon" in rows[2]
+    # why 15 games when 3 are listed: said in words
+    assert "with a rating of 1275 after 12 rated games" in page and "(3 so far)" in page
+    games = page[page.index('class="player-games"'):]
+    first_game_row = re.findall(r"<tr[ >].*?</tr>", games[games.index("<tbody>"):], re.S)[0]
+    assert "Opening balance from the former site: 12 rated games, rating 1275" in first_game_row
+
+
+def test_the_chart_starts_from_the_opening_balance_with_its_mark(visitor, migrated):
+    page = text(visitor.get(url(migrated)))
+    svg = page[page.index("<svg"):page.index("</svg>")]
+    assert 'class="marker opening"' in svg
+    assert "Opening balance from the former site: 1275 after 12 rated games" in svg
+    assert "Rating from 1275, the opening balance," in page  # the chart's text alternative and caption
+
+
+def test_a_player_without_opening_balance_has_no_such_line(visitor, career):
+    page = text(visitor.get(url(career["anne"])))
+    assert "Opening balance" not in page and 'class="marker opening"' not in page
+
+
+def test_the_chart_is_drawn_for_a_screen_and_for_a_phone_with_a_text_alternative(visitor, career):
+    page = text(visitor.get(url(career["anne"])))
+    assert page.count('class="rating-chart wide"') == 1 and page.count('class="rating-chart narrow"') == 1
+    assert 'viewBox="0 0 360 240"' in page
+    desc = re.search(r'<desc id="[^"]+">([^<]+)</desc>', page).group(1)
+    assert "highest" in desc and "lowest" in desc and "5 rated games in 2 tournaments" in desc
+    assert "1 inactivity adjustment" in desc
+
+
+def test_results_are_shown_in_french_letters(french_visitor, career):
+    page = text(french_visitor.get(url(career["anne"])))
+    games = page[page.index('class="player-games"'):]
+    games = games[:games.index("</table>")]
+    cells = set(re.findall(r'<td class="center cell-[WDL]">([^<]*)</td>', games))
+    assert cells <= {"V", "N", "D"} and cells
+    assert "V/N/D" in page

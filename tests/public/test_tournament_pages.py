@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
 
 import pytest
@@ -166,3 +167,81 @@ def test_the_tournament_pages_cross_table_is_worked_out_from_the_games():
     assert cells[2].result == "FW" and "forfeit" in cells[2].note
     assert (cells[3].letter, cells[3].opponent.pk, cells[3].opponent_rank) == ("L", 101, rank[101])
     assert pool.rounds == [1, 2, 3] and all(len(line.cells) == 3 for line in pool.lines)
+
+
+# --- every mark explained ------------------------------------------------------------------------------
+
+
+def _cross(page: str) -> str:
+    start = page.index('class="cross"')
+    return page[start:page.index("</dl>", start)]
+
+
+def test_the_cross_table_legend_explains_every_mark(visitor, db):
+    played = f.rated_tournament(four(), rounds=3)
+    cross = _cross(text(visitor.get(f"/tournaments/{played.tournament.id}/")))
+    legend = cross[cross.index("cross-legend"):]
+    for words in ("win, draw, loss", "a double demoralisation", "forfeit won / lost", "not rated",
+                  "the opponent's place in this pool", "against the spare (ID 99)", "the game score",
+                  "a free game", "counts for the rating only", "a void game", "counts for no one",
+                  "no game this round"):
+        assert words in legend, words
+
+
+def test_the_cross_table_marks_a_game_against_the_spare_and_a_free_game(visitor, db):
+    from players.models import SPARE_ID
+
+    players = four()
+    played = f.rated_tournament(players, rounds=1)
+    spare = Player.objects.get(pk=SPARE_ID)
+    t = played.tournament
+    Game.objects.create(tournament=t, round=2, table=1, player_a=players[0], player_b=spare, result="A",
+                        a_losses=10, b_losses=60)
+    Game.objects.create(tournament=t, round=2, table=2, player_a=players[1], player_b=players[2], result="B",
+                        a_losses=40, b_losses=20, free=True)
+    cross = _cross(text(visitor.get(f"/tournaments/{t.id}/")))
+    rows = re.findall(r"<tr>.*?</tr>", cross[cross.index("<tbody>"):], re.S)
+    spare_cell = [r for r in rows if f'<td class="key">{players[0].full_name}</td>' in r][0]
+    assert ">sp</span>" in spare_cell and "the spare (ID 99)" in spare_cell
+    free_cell = [r for r in rows if f'<td class="key">{players[1].full_name}</td>' in r][0]
+    assert 'class="cell-L free"' in free_cell and "*" in free_cell
+
+
+def test_the_cross_table_marks_the_void_game_of_an_excluded_player_without_naming_him(visitor, db):
+    players = four("Voided")
+    played = f.rated_tournament(players, rounds=1)
+    Player.objects.filter(pk=players[1].pk).update(excluded_at="2024-06-01T00:00:00Z")
+    page = text(visitor.get(f"/tournaments/{played.tournament.id}/"))
+    cross = _cross(page)
+    opponent_row = [r for r in re.findall(r"<tr>.*?</tr>", cross, re.S)
+                    if f'<td class="key">{players[0].full_name}</td>' in r][0]
+    assert ">×</td>" in opponent_row and "void game" in opponent_row
+    assert players[1].last_name not in page
+
+
+def test_the_cross_table_writes_results_the_french_way(french_visitor, db):
+    played = f.rated_tournament(four(), rounds=3, results=["A", "B", "D"])
+    cross = _cross(text(french_visitor.get(f"/tournaments/{played.tournament.id}/")))
+    body = cross[cross.index("<tbody>"):cross.index("</tbody>")]
+    letters = set(re.findall(r'<td class="cell-[WDL]"[^>]*>([A-Z]+)\d', body))
+    assert letters and letters <= {"V", "N", "D"}
+    assert "V / N / D" in cross and "victoire, nul, défaite" in cross
+
+
+def test_a_battle_empire_tournament_says_why_it_does_not_count(visitor, db):
+    played = f.rated_tournament(four(), system_code="battle-empire", name="Borodino", counts=False, points=False,
+                                results=["A+"])
+    page = text(visitor.get(f"/tournaments/{played.tournament.id}/"))
+    card = page[page.index('id="championship-status"'):page.index("</section>", page.index('id="championship-status"'))]
+    assert "does not count" in card
+    assert "has no championship: only L'Art de la Guerre tournaments count for it" in card.replace("&#x27;", "'")
+    assert "Every condition of the charter is met" not in card
+    listing = text(visitor.get("/tournaments/"))
+    assert "Only L&#x27;Art de la Guerre tournaments count for the championship." in listing
+
+
+def test_a_repeated_tournament_name_is_told_apart_by_its_date(visitor, db):
+    first = f.rated_tournament(four("A"), name="Tournoi de Lille", start=date(2023, 5, 6))
+    f.rated_tournament(four("B"), name="Tournoi de Lille", start=date(2024, 5, 4))
+    page = text(visitor.get(f"/tournaments/{first.tournament.id}/"))
+    assert "<title>Tournoi de Lille (7 May 2023)" in page

@@ -1,0 +1,361 @@
+"""Every page, in both languages, on a screen (1366 px) and a phone (390 px), in Debian's Chromium.
+
+Each page must answer with its status, never scroll sideways, pass axe-core with no violation of serious or
+critical impact, and, in French, show no English sentence of the site's catalogue nor an English word of the
+site's vocabulary (names of people, clubs, places and tournaments aside).
+
+To crawl more pages (the tournament day's live pages, say), add a function to PAGE_SOURCES: it receives the demo
+federation's `Data` and returns `Page`s; a `Page` may carry an `action` that reaches it by filling a form.
+The screenshots of the issue's four pages are kept: test-artifacts/screenshots/crawl-<page>-<lang>-<width>.png.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pytest
+
+SCREENSHOT_PREFIX = "crawl"  # see tests/browser/conftest.py
+WIDTHS = {"screen": (1366, 900), "phone": (390, 844)}
+LANGUAGES = ("en", "fr")
+SERIOUS = ("serious", "critical")
+WORKBOOK_SHEETS = ("Tournament", "Players", "Games")
+REASONS = ["threw the dice", "late list", "loaded dice", "Loaded dice at two tournaments"]  # what the board typed
+
+# English words of the site's vocabulary that a French page must not show (names are removed first).
+ENGLISH_WORDS = re.compile(
+    r"\b(the|and|with|from|this|that|which|player|players|rating|ratings|tournament|tournaments|games|rounds|"
+    r"search|previous|next|sign in|sign out|yes|none|points earned|counted|dropped|won|lost|drawn|pool|"
+    r"standings|worlds|referee|referees|board|sheet|sheets|results)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Page:
+    name: str
+    path: str
+    role: str = "visitor"  # visitor, referee or board: who is signed in
+    status: int = 200
+    shot: bool = False  # keep its screenshots
+    action: Callable | None = field(default=None, compare=False)  # page -> None, run after loading `path`
+    names: tuple[str, ...] = ()  # words of its data a French page may show as they are (the workbook's sheets…)
+    french_checked: bool = True  # False only for a page whose text is stored data (the audit log's summaries)
+
+
+@dataclass
+class Data:
+    """What the pages are about: picked from the demo federation."""
+
+    player: int
+    migrated: int
+    other: int
+    adlg_tournament: int
+    be_tournament: int
+    upcoming: int
+    year: int
+    country: str
+    sheet: int
+    yellow: int
+    exclusion: int
+    search: str  # a last name several players share
+    names: list[str]
+
+
+def public_pages(d: Data) -> list[Page]:
+    return [
+        Page("home", "/", shot=True),
+        Page("search", f"/search/?q={d.search}"),
+        Page("search-nothing", "/search/?q=Zzyzx"),
+        Page("player", f"/players/{d.migrated}/", shot=True),
+        Page("player-h2h", f"/players/{d.player}/?opponent={d.other}#h2h"),
+        Page("ratings", "/ratings/adlg/", shot=True),
+        Page("ratings-filtered", "/ratings/adlg/?country=FR&sort=name&active=on"),
+        Page("ratings-be", "/ratings/battle-empire/"),
+        Page("rules", "/rules/"),
+        Page("rules-calculator", "/rules/?system=adlg&rating_a=1000&games_a=0&rating_b=1200&games_b=10&result=A"),
+        Page("notices", "/notices/"),
+        Page("tournaments", "/tournaments/"),
+        Page("tournament", f"/tournaments/{d.adlg_tournament}/"),
+        Page("tournament-be", f"/tournaments/{d.be_tournament}/"),
+        Page("tournament-upcoming", f"/tournaments/{d.upcoming}/"),
+        Page("championship", f"/championship/{d.year}/"),
+        Page("championship-international", f"/championship/{d.year}/international/"),
+        Page("championship-country", f"/championship/{d.year}/countries/{d.country}/"),
+        Page("api-docs", "/api/docs/"),
+        Page("login", "/accounts/login/"),
+        Page("not-found", "/no-such-page/", status=404),
+    ]
+
+
+def referee_pages(d: Data) -> list[Page]:
+    return [
+        # The official workbook's sheets are named Tournament, Players and Games in every language.
+        Page("referee-home", "/referee/", role="referee", names=WORKBOOK_SHEETS),
+        Page("referee-sheets", f"/referee/tournaments/{d.adlg_tournament}/sheets/", role="referee"),
+        Page("referee-sheet", f"/referee/sheets/{d.sheet}/", role="referee", names=WORKBOOK_SHEETS),
+        Page("referee-sheet-status", f"/referee/sheets/{d.sheet}/status/", role="referee", names=WORKBOOK_SHEETS),
+        Page("board-start-referee", "/board/", role="referee"),
+        Page("my-tournaments", "/board/tournaments/mine/", role="referee"),
+        Page("register", "/board/tournaments/register/", role="referee"),
+        Page("cards", f"/board/tournaments/{d.upcoming}/cards/", role="referee"),
+        Page("forbidden", "/board/sanctions/", role="referee", status=403),
+    ]
+
+
+def _fill_sanction(page) -> None:
+    page.select_option("#id_kind", "exclusion")
+    page.fill("#id_reason", "Loaded dice at two tournaments")
+    page.locator("main form button[type=submit]").first.click()
+    page.wait_for_selector(".confirm")
+
+
+def board_pages(d: Data) -> list[Page]:
+    return [
+        Page("board", "/board/", role="board"),
+        Page("sanctions", "/board/sanctions/", role="board", shot=True),
+        Page("sanction-confirm", f"/board/sanctions/?player={d.player}", role="board", action=_fill_sanction),
+        Page("sanction-withdraw", f"/board/sanctions/{d.exclusion}/withdraw/", role="board"),
+        Page("card-withdraw", f"/board/sanctions/{d.yellow}/withdraw/", role="board"),
+        Page("merge", "/board/merge/", role="board"),
+        Page("merge-confirm", f"/board/merge/?keep={d.player}&duplicate={d.other}", role="board"),
+        Page("ids", "/board/ids/", role="board"),
+        Page("board-tournaments", "/board/tournaments/", role="board"),
+        Page("override", f"/board/tournaments/{d.adlg_tournament}/override/", role="board"),
+        Page("withdraw-results", f"/board/tournaments/{d.adlg_tournament}/withdraw/", role="board"),
+        Page("exception", f"/board/tournaments/{d.upcoming}/exception/", role="board"),
+        # Its entries' summaries are records the services wrote (in English), not the page's own words.
+        Page("audit", "/board/audit/", role="board", french_checked=False),
+    ]
+
+
+def admin_pages(d: Data) -> list[Page]:
+    return [
+        Page("admin", "/admin/", role="board"),
+        Page("admin-players", "/admin/players/player/", role="board"),
+        Page("admin-player", f"/admin/players/player/{d.player}/change/", role="board"),
+        Page("admin-player-add", "/admin/players/player/add/", role="board"),
+        Page("admin-tournaments", "/admin/tournaments/tournament/", role="board"),
+        Page("admin-sanctions", "/admin/players/sanction/", role="board"),
+    ]
+
+
+PAGE_SOURCES: list[Callable[[Data], list[Page]]] = [public_pages, referee_pages, board_pages, admin_pages]
+
+
+# --- the federation ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def data(transactional_db) -> Data:
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from players.governance import player_exclude, sanction_give
+    from players.models import Club, OpeningBalance, Player
+    from ratings.models import PlayerRating
+    from tournaments.models import Sheet, Standing, Tournament
+
+    call_command("seed_demo", players=60, years=1, seed=7, verbosity=0)
+    board = get_user_model().objects.get(username="board")
+    rated = Tournament.objects.filter(status=Tournament.RATED)
+    adlg = rated.filter(system_id="adlg").order_by("-end_date").first()
+    standings = list(Standing.objects.filter(tournament=adlg).order_by("rank")[:2])
+    player, other = Player.objects.get(pk=standings[0].player_id), Player.objects.get(pk=standings[1].player_id)
+    migrated = (OpeningBalance.objects.filter(player__ratings__isnull=False).values_list("player_id", flat=True)
+                .first())
+    sanction_give(player=other, kind="red", reason="threw the dice", user=board, tournament=adlg)
+    yellow = sanction_give(player=player, kind="yellow", reason="late list", user=board)
+    cheat = Player.objects.public().exclude(pk__in=[player.pk, other.pk]).order_by("-id").first()
+    exclusion = player_exclude(player=cheat, reason="loaded dice", user=board)
+    upcoming = Tournament.objects.filter(status=Tournament.REGISTERED).order_by("start_date").first()
+    names = [p.full_name for p in Player.objects.all()]
+    names += [p.last_name for p in Player.objects.all()] + [p.first_name for p in Player.objects.all()]
+    names += list(Club.objects.values_list("name", flat=True))
+    for name, city in Tournament.objects.values_list("name", "city"):
+        names += [name, city]
+    names += ["L'Art de la Guerre", "L’Art de la Guerre", "Battle Empire", "referee", "board", "Ada Arbitre", *REASONS]
+    return Data(
+        player=player.pk, migrated=migrated, other=other.pk, adlg_tournament=adlg.pk,
+        be_tournament=rated.filter(system_id="battle-empire").first().pk, upcoming=upcoming.pk,
+        year=adlg.end_date.year, country=PlayerRating.objects.filter(country__isnull=False).values_list(
+            "country_id", flat=True).first(),
+        sheet=Sheet.objects.filter(tournament=adlg).first().pk, yellow=yellow.pk, exclusion=exclusion.pk,
+        search=player.last_name,
+        names=sorted(set(filter(None, names)), key=len, reverse=True),
+    )
+
+
+# --- the checks --------------------------------------------------------------------------------------------
+
+
+def english_phrases() -> list[str]:
+    """Sentences and phrases of the site's catalogue whose French differs: none may appear on a French page."""
+    import gettext
+    from pathlib import Path
+
+    mo = Path(__file__).resolve().parents[2] / "locale" / "fr" / "LC_MESSAGES" / "django.mo"
+    with open(mo, "rb") as compiled:
+        catalogue = gettext.GNUTranslations(compiled)._catalog
+    phrases = set()
+    for key, french in catalogue.items():
+        english = key[1] if isinstance(key, tuple) else key
+        if not isinstance(english, str) or "\x04" in english or english == french:
+            continue
+        for part in re.split(r"%\(\w+\)[sdr]|%[sd]|<[^>]+>|\{\{[^}]*\}\}", english):
+            part = part.strip(" .,:;()—–-")
+            if len(part) >= 14 and len(part.split()) >= 3:
+                phrases.add(part)
+    return sorted(phrases, key=len, reverse=True)
+
+
+# The page's words as a reader meets them: its text, title and every tooltip, label and placeholder; minus what is
+# marked as another language (lang="en": the API's generated reference, the language switch's "English").
+READ_TEXT = """() => {
+  const own = document.documentElement.lang;
+  const foreign = el => { const marked = el.closest('[lang]'); return marked && marked.lang !== own; };
+  let text = document.body.innerText;
+  for (const el of document.body.querySelectorAll('[lang]')) {
+    if (el.lang !== own && el.innerText) text = text.split(el.innerText).join(' ');
+  }
+  const parts = [text, document.title];
+  for (const el of document.querySelectorAll('[title],[aria-label],[placeholder],[alt]')) {
+    if (foreign(el)) continue;
+    for (const name of ['title', 'aria-label', 'placeholder', 'alt']) {
+      if (el.hasAttribute(name)) parts.push(el.getAttribute(name));
+    }
+  }
+  return parts.join('\\n');
+}"""
+
+
+def untranslated(text: str, names: list[str], phrases: list[str]) -> list[str]:
+    for name in names:
+        text = text.replace(name, " ")
+    found = [phrase for phrase in phrases if phrase in text]
+    found += sorted({m.group(0) for m in ENGLISH_WORDS.finditer(text)})
+    return found
+
+
+def check(page, target: Page, *, language: str, width: str, axe, names, phrases) -> list[str]:
+    problems = []
+    if page.evaluate("document.documentElement.scrollWidth") > page.evaluate("window.innerWidth") + 1:
+        wide = page.evaluate("""() => Array.from(document.querySelectorAll('body *'))
+            .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('.table-wrap'))
+            .slice(0, 3).map(e => e.tagName + '.' + e.className)""")
+        problems.append(f"scrolls sideways ({page.evaluate('document.documentElement.scrollWidth')} px): {wide}")
+    if width == "phone" and page.locator(".header-grid").count():  # the site's header (not the admin's)
+        height = page.evaluate("document.querySelector('.header-grid').getBoundingClientRect().height")
+        if height > 72:
+            problems.append(f"the header takes {height:.0f} px on a phone, more than a line")
+    results = axe.run(page, options={"resultTypes": ["violations"]})
+    for violation in results.response["violations"]:
+        if violation["impact"] in SERIOUS:
+            targets = [node["target"] for node in violation["nodes"][:3]]
+            problems.append(f"axe {violation['impact']}: {violation['id']} ({violation['help']}) at {targets}")
+    if language == "fr" and target.french_checked:
+        english = untranslated(page.evaluate(READ_TEXT), [*target.names, *names], phrases)
+        if english:
+            problems.append(f"English on a French page: {english[:8]}")
+    return problems
+
+
+# --- the crawl ---------------------------------------------------------------------------------------------
+
+
+def test_every_page_fits_passes_axe_and_speaks_the_visitors_language(live_server, data):
+    """One federation for the whole crawl (seeding it is the slow part): every page at each width, in each
+    language, for the persona it is meant for; every problem is listed before the test fails."""
+    from axe_playwright_python.sync_playwright import Axe
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS
+
+    pages = [page for source in PAGE_SOURCES for page in source(data)]
+    cookies = {"visitor": None}
+    for role in ("referee", "board"):
+        client = Client()
+        client.force_login(get_user_model().objects.get(username=role))
+        cookies[role] = client.cookies[settings.SESSION_COOKIE_NAME].value
+    axe, phrases = Axe(), english_phrases()
+    failures: list[str] = []
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for width, (viewport_width, viewport_height) in WIDTHS.items():
+            for language in LANGUAGES:
+                contexts = {}
+                for role, session in cookies.items():
+                    context = browser.new_context(viewport={"width": viewport_width, "height": viewport_height},
+                                                  locale=language, extra_http_headers={"Accept-Language": language})
+                    jar = [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+                    if session:
+                        jar.append({"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url})
+                    context.add_cookies(jar)
+                    contexts[role] = context.new_page()
+                for target in pages:
+                    page = contexts[target.role]
+                    response = page.goto(f"{live_server.url}{target.path}")
+                    where = f"{target.name} ({target.path}) in {language} at {viewport_width} px"
+                    if response.status != target.status:
+                        failures.append(f"{where}: status {response.status}, expected {target.status}")
+                        continue
+                    if target.action is not None:
+                        target.action(page)
+                    if page.evaluate("document.documentElement.lang") != language:
+                        failures.append(f"{where}: <html lang> is not {language}")
+                    failures += [f"{where}: {problem}" for problem in check(
+                        page, target, language=language, width=width, axe=axe, names=data.names, phrases=phrases)]
+                    if target.shot:
+                        page.screenshot(path=str(SCREENSHOTS / f"{SCREENSHOT_PREFIX}-{target.name}-{language}-"
+                                                              f"{viewport_width}.png"), full_page=True)
+                for page in contexts.values():
+                    page.context.close()
+        browser.close()
+    assert not failures, "\n".join(failures)
+
+
+def test_the_keyboard_reaches_everything_on_a_phone(live_server, transactional_db):
+    """Tab from the top: the skip link first; the Menu button opens the menu (Escape closes it and gives the
+    focus back); the folded filters open from the keyboard."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from tests import factories
+    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+
+    factories.federation(8)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 390, "height": 844}, locale="en-GB")
+        page.goto(f"{live_server.url}/ratings/adlg/")
+        menu = page.locator("#site-menu")
+        expect(menu).to_be_hidden()
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.className") == "skip"
+        page.keyboard.press("Tab")
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.className") == "menu-toggle"
+        page.keyboard.press("Enter")
+        expect(menu).to_be_visible()
+        expect(page.locator(".menu-toggle")).to_have_attribute("aria-expanded", "true")
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.textContent.trim()") == "Ratings"
+        page.keyboard.press("Escape")
+        expect(menu).to_be_hidden()
+        assert page.evaluate("document.activeElement.className") == "menu-toggle"
+        # The rating list's filters are folded on a phone: the first screen shows players.
+        expect(page.locator("#id_country")).to_be_hidden()
+        assert page.locator("table.rating-list tbody tr").first.bounding_box()["y"] < 844
+        page.locator("details.fold > summary").focus()
+        page.keyboard.press("Enter")
+        expect(page.locator("#id_country")).to_be_visible()
+        # On a screen, the same page shows the filters and the whole menu without a click.
+        page.set_viewport_size({"width": 1366, "height": 900})
+        page.reload()
+        expect(page.locator("#id_country")).to_be_visible()
+        expect(page.locator(".site-nav")).to_be_visible()
+        expect(page.locator(".menu-toggle")).to_be_hidden()
+        browser.close()
