@@ -240,3 +240,129 @@ class TournamentOutcome(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id}: {'counts' if self.counts else 'does not count'}"
+
+
+# --- a tournament run live on the site (PAIRING.md): facts of the day, rated only once published as a sheet
+
+
+class LiveTournament(models.Model):
+    """A tournament the referee runs on the site. Its rounds, tables and results stay here until publication,
+    which builds the official workbook and imports it like an upload (tournaments.live.live_publish)."""
+
+    CLASSIC, ADAPTED = "classic", "adapted"
+    SWISS_CHOICES = [(CLASSIC, _("classic Swiss")), (ADAPTED, _("adapted Swiss"))]
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, primary_key=True, related_name="live")
+    # The referee's choice where the charter leaves one (P = N); blank: the charter's default.
+    swiss = models.CharField(_("Swiss system"), max_length=8, choices=SWISS_CHOICES, blank=True)
+    # The system from round 2 on, per pool, fixed when round 1 is paired (by P at the start).
+    systems = models.JSONField(_("systems"), default=dict, blank=True)
+    players_enter_results = models.BooleanField(_("players may enter their own results"), default=False)
+    started_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    started_at = models.DateTimeField(_("started at"), auto_now_add=True)
+    published_sheet = models.ForeignKey(Sheet, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    published_at = models.DateTimeField(_("published at"), null=True, blank=True)
+    # Bumped by every change a live page shows, so that phones polling the page get "not modified" cheaply.
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("live tournament")
+        verbose_name_plural = _("live tournaments")
+
+    def __str__(self) -> str:
+        return f"live {self.tournament_id}"
+
+
+class LiveEntrant(models.Model):
+    """A player of a live tournament: one of the federation (player) or one new to it (names only, given an ID
+    when the tournament is published, as a sheet's N1, N2… rows are)."""
+
+    live = models.ForeignKey(LiveTournament, on_delete=models.CASCADE, related_name="entrants")
+    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                               verbose_name=_("player"))
+    last_name = models.CharField(_("last name"), max_length=80)
+    first_name = models.CharField(_("first name"), max_length=80, blank=True)
+    club = models.CharField(_("club"), max_length=100, blank=True)
+    country = models.CharField(_("country"), max_length=2, blank=True)
+    pool = models.CharField(_("pool"), max_length=30, default="A")
+    hat = models.PositiveSmallIntegerField(_("hat"), null=True, blank=True)
+    group = models.CharField(_("group"), max_length=1, blank=True)
+    # The rating when the tournament started: the standing before round 1 and the standings' tie-break.
+    rating = models.IntegerField(_("rating at the start"))
+    joined_round = models.PositiveSmallIntegerField(_("joined in round"), default=1)
+    withdrawn_from = models.PositiveSmallIntegerField(_("withdrawn from round"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["live", "pool", "-rating", "id"]
+        verbose_name = _("live player")
+        verbose_name_plural = _("live players")
+        constraints = [
+            models.UniqueConstraint(fields=["live", "player"], condition=Q(player__isnull=False),
+                                    name="live_player_once"),
+            models.CheckConstraint(condition=Q(joined_round__gte=1), name="live_joined_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.last_name} {self.first_name}".strip()
+
+
+class LiveRound(models.Model):
+    """One round of one pool: proposed (not published) or published, with how it was paired."""
+
+    live = models.ForeignKey(LiveTournament, on_delete=models.CASCADE, related_name="rounds")
+    pool = models.CharField(_("pool"), max_length=30, default="A")
+    number = models.PositiveSmallIntegerField(_("round"))
+    system = models.CharField(_("system"), max_length=12)
+    stage = models.CharField(max_length=8, blank=True)
+    seed = models.BigIntegerField(_("seed"), null=True, blank=True)
+    warnings = models.JSONField(_("warnings"), default=list, blank=True)
+    reason = models.TextField(_("reason for a rule bent"), blank=True)
+    published_at = models.DateTimeField(_("published at"), null=True, blank=True)
+    # Set when a result of an earlier round changed after this round was paired (PAIRING.md §5).
+    paired_from_other_results = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["live", "number", "pool"]
+        verbose_name = _("live round")
+        verbose_name_plural = _("live rounds")
+        constraints = [models.UniqueConstraint(fields=["live", "pool", "number"], name="live_round_once")]
+
+    def __str__(self) -> str:
+        return f"{self.live_id} {self.pool} R{self.number}"
+
+
+class LiveTable(models.Model):
+    """One game of a live round. `b` None is the spare (ID 99)."""
+
+    round = models.ForeignKey(LiveRound, on_delete=models.CASCADE, related_name="tables")
+    table = models.PositiveSmallIntegerField(_("table"))
+    a = models.ForeignKey(LiveEntrant, on_delete=models.CASCADE, related_name="+")
+    b = models.ForeignKey(LiveEntrant, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    result = models.CharField(_("result"), max_length=3, blank=True)
+    a_losses = models.PositiveSmallIntegerField(_("A losses %"), null=True, blank=True)
+    b_losses = models.PositiveSmallIntegerField(_("B losses %"), null=True, blank=True)
+    free = models.BooleanField(_("free game"), default=False)
+    # A late player's defeat for a round missed, against the spare (PAIRING.md §6).
+    missed = models.BooleanField(default=False)
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    entered_at = models.DateTimeField(null=True, blank=True)
+    # What each player entered, waiting for the other's confirmation: {"result", "a_losses", "b_losses"}.
+    claim_a = models.JSONField(null=True, blank=True)
+    claim_b = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round", "table"]
+        verbose_name = _("live table")
+        verbose_name_plural = _("live tables")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table"], name="live_table_once"),
+            models.CheckConstraint(condition=Q(a_losses__isnull=True) | Q(a_losses__lte=100),
+                                   name="live_a_losses_percent"),
+            models.CheckConstraint(condition=Q(b_losses__isnull=True) | Q(b_losses__lte=100),
+                                   name="live_b_losses_percent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} T{self.table}"

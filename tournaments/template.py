@@ -44,6 +44,8 @@ from rules.spreadsheet import neutralised, neutralised_row
 
 # A player row: (id, last_name, first_name, club, country, pool).
 PlayerRow = tuple[object, str | None, str | None, str | None, str | None, str | None]
+# A game row: (round, table, player A, player B, result, A losses, B losses, free "yes"/"no").
+GameRow = tuple[int, int, object, object, str, int | None, int | None, str]
 
 # Rows covered by the offline Standings. The site reads up to MAX_PLAYERS and MAX_GAMES whatever these are;
 # only the offline formulas stop here, to keep the file small (a formula per game row and column).
@@ -103,6 +105,12 @@ def prefilled_workbook(*, tournament: object, players: Sequence[PlayerRow]) -> b
     return _workbook(tournament=_tournament_values(tournament), players=players)
 
 
+def result_workbook(*, tournament: Mapping[str, object], players: Sequence[PlayerRow],
+                    games: Sequence[GameRow]) -> bytes:
+    """A filled result sheet: what a tournament run live on the site publishes (PAIRING.md §7)."""
+    return _workbook(tournament=_tournament_values(tournament), players=players, games=games)
+
+
 def _tournament_values(tournament: object) -> dict[str, object]:
     keys = [key for key, _, _ in TOURNAMENT_LABELS]
     if isinstance(tournament, Mapping):
@@ -110,12 +118,13 @@ def _tournament_values(tournament: object) -> dict[str, object]:
     return {key: getattr(tournament, key, None) for key in keys}
 
 
-def _workbook(*, tournament: Mapping[str, object], players: Sequence[PlayerRow]) -> bytes:
+def _workbook(*, tournament: Mapping[str, object], players: Sequence[PlayerRow],
+              games: Sequence[GameRow] = ()) -> bytes:
     system = str(tournament.get("rating_system") or "adlg")
     workbook = Workbook()
     _tournament_sheet(workbook.active, tournament=tournament)
     _players_sheet(workbook.create_sheet("Players"), players=players)
-    _games_sheet(workbook.create_sheet("Games"), system=system)
+    _games_sheet(workbook.create_sheet("Games"), system=system, games=games)
     _standings_sheet(
         workbook.create_sheet("Standings"), player_rows=max(STANDINGS_PLAYERS, len(players) + 50)
     )
@@ -170,8 +179,10 @@ def _players_sheet(worksheet: Worksheet, *, players: Sequence[PlayerRow]) -> Non
     )
 
 
-def _games_sheet(worksheet: Worksheet, *, system: str) -> None:
+def _games_sheet(worksheet: Worksheet, *, system: str, games: Sequence[GameRow] = ()) -> None:
     _header_row(worksheet, GAME_COLUMNS, widths=(8, 7, 10, 10, 8, 11, 11, 11))
+    for row in games:
+        worksheet.append(neutralised_row(row))
     last = MAX_GAMES + 1
 
     def column(key: str) -> str:
