@@ -39,8 +39,11 @@ beat: setup
 	$(BIN)/celery -A adlg_site beat --loglevel=info
 
 bench: setup
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/replay.py
+	$(BIN)/python bench/pairing.py
+	$(BIN)/python bench/live_load.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .ruff_cache

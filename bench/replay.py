@@ -29,11 +29,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-def _bench_url(url: str) -> tuple[str, str]:
+def bench_url(url: str, *, suffix: str = "_bench") -> tuple[str, str]:
+    """The name and URL of a benchmark's own database, next to the one DATABASE_URL names."""
     parts = urlsplit(url)
     if parts.scheme not in ("postgres", "postgresql"):
-        raise SystemExit("bench/replay.py runs on PostgreSQL only: set DATABASE_URL=postgres://…")
-    bench = f"{parts.path.lstrip('/') or 'postgres'}_bench"
+        raise SystemExit("this benchmark runs on PostgreSQL only: set DATABASE_URL=postgres://…")
+    bench = f"{parts.path.lstrip('/') or 'postgres'}{suffix}"
     return bench, urlunsplit((parts.scheme, parts.netloc, f"/{bench}", parts.query, parts.fragment))
 
 
@@ -175,7 +176,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    bench, url = _bench_url(os.environ.get("DATABASE_URL", ""))
+    bench, url = bench_url(os.environ.get("DATABASE_URL", ""))
     _recreate(os.environ["DATABASE_URL"], bench)
     os.environ["DATABASE_URL"] = url
     os.environ.pop("REDIS_URL", None)  # the replay runs in this process: its time is what is measured

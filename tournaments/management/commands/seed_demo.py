@@ -72,6 +72,7 @@ class Command(BaseCommand):
         for system in RatingSystem.objects.values_list("code", flat=True):
             with contextlib.suppress(ReplayBusy):  # a worker is already on it
                 replay_pending(system_code=system)
+        self._live_today(rng, today, referee)
         self.stdout.write(f"demo federation: {Player.objects.count() - 1} players, {imported} tournaments imported"
                           f" ({refused} refused) in {time.perf_counter() - started:.1f} s")
 
@@ -99,3 +100,35 @@ class Command(BaseCommand):
                 city=city, country_id=country, rounds=5, format="200 points individual", army_points=200,
                 announced_on=today - timedelta(days=rng.randint(60, 90)), status=Tournament.REGISTERED)
             tournament.referees.add(referee)
+
+    def _live_today(self, rng: random.Random, today: date, referee) -> None:
+        """A tournament running live today: round 1 played, round 2 published with half its results in."""
+        from tournaments.live import NewEntrant, Result, live_begin, results_record, round_pair, round_publish
+        from tournaments.models import LiveTable
+
+        system = RatingSystem.objects.get(code="adlg")
+        city = demo.CLUBS["FR"][1][1]
+        tournament = Tournament.objects.create(
+            system=system, name=f"{city} live {today.year}", start_date=today, end_date=today, city=city,
+            country_id="FR", rounds=4, format="200 points individual", army_points=200,
+            announced_on=today - timedelta(days=70), status=Tournament.REGISTERED, referee_name="Ada Arbitre")
+        players = list(Player.objects.filter(ratings__system=system, excluded_at__isnull=True,
+                                             merged_into__isnull=True).exclude(pk=99)
+                       .order_by("-ratings__rating").values_list("pk", flat=True)[:40])
+        chosen = rng.sample(players, 15)
+        live = live_begin(tournament, entrants=[NewEntrant(player=pk) for pk in chosen], user=referee,
+                          players_enter_results=True)
+        for number in (1, 2):
+            round_ = round_pair(live, seed=rng.randrange(2**31) if number == 1 else None, user=referee)
+            round_publish(round_, user=referee)
+            tables = list(LiveTable.objects.filter(round=round_).order_by("table"))
+            if number == 2:
+                tables = tables[: len(tables) // 2]
+            results = []
+            for table in tables:
+                winner_losses, loser_losses = rng.randint(0, 60), rng.randint(50, 100)
+                if table.b_id is None or rng.random() < 0.5:
+                    results.append(Result(table.table, "A", winner_losses, loser_losses))
+                else:
+                    results.append(Result(table.table, "B", loser_losses, winner_losses))
+            results_record(live, number, results, user=referee)

@@ -1,0 +1,171 @@
+"""Load test of a tournament day: phones reading the live page while the referee enters results.
+
+Builds, in its own PostgreSQL database (`<DATABASE_URL name>_live`, created afresh), a federation and a
+128-player, 5-round tournament run live: rounds 1 and 2 played, round 3 published without results. Starts
+gunicorn as docker-compose.yml runs it (production settings, 3 workers, static files collected and served by
+WhiteNoise), then runs locust headless (bench/live_locustfile.py): PHONES phones open the public live page, then
+poll its fragment every 10 s as the page's script does (with If-None-Match); one referee signs in and enters
+round 3's results table by table, which changes what the phones read. Prints requests per second, p50 / p95 /
+p99 in milliseconds and the errors; with --json the last line is one JSON object. Target: p95 under 100 ms with
+no error.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/adlg python bench/live_load.py [--phones 300]
+        [--seconds 60] [--json]
+
+REDIS_URL, when set, gives gunicorn the Redis cache as in production; without it the cache is local memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import random
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.replay import _recreate, bench_url  # noqa: E402
+
+PLAYERS = 128
+ROUNDS = 5
+REFEREE, PASSWORD = "bench-referee", "bench-referee-password-1"
+
+
+def build(url: str) -> int:
+    """The federation and the tournament, written through the live services; returns the tournament ID."""
+    os.environ["DATABASE_URL"] = url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "adlg_site.settings.test")
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from adlg_site.reference_data import ensure_reference_data
+    from players.models import Club, Player
+    from ratings.models import PlayerRating
+    from tournaments.live import NewEntrant, Result, live_begin, results_record, round_pair, round_publish
+    from tournaments.models import LiveTable, Tournament
+
+    call_command("migrate", verbosity=0)
+    ensure_reference_data()
+    rng = random.Random(20261124)
+    clubs = Club.objects.bulk_create([Club(name=f"Club {n}", country_id="FR") for n in range(40)])
+    players = Player.objects.bulk_create([
+        Player(id=1000 + n, last_name=f"Joueur{n:04d}", first_name=rng.choice(["Ann", "Luc", "Eva", "Paul"]),
+               club=rng.choice(clubs), country_id="FR") for n in range(3000)])
+    PlayerRating.objects.bulk_create([
+        PlayerRating(system_id="adlg", player=p, rating=rng.randint(800, 1900), games=rng.randint(5, 200),
+                     rank_code="", last_played=date(2026, 10, 1)) for p in players])
+    referee = get_user_model().objects.create_user(REFEREE, password=PASSWORD)
+    tournament = Tournament.objects.create(
+        system_id="adlg", name="Bench day", start_date=date(2026, 11, 21), end_date=date(2026, 11, 22),
+        city="Paris", country_id="FR", rounds=ROUNDS, status=Tournament.REGISTERED, referee_name="Bench")
+    tournament.referees.add(referee)
+    live = live_begin(tournament, entrants=[NewEntrant(player=p.pk) for p in rng.sample(players, PLAYERS)],
+                      user=referee)
+    for number in (1, 2, 3):
+        round_ = round_pair(live, seed=7 if number == 1 else None, user=referee)
+        round_publish(round_, user=referee)
+        if number < 3:
+            results = []
+            for table in LiveTable.objects.filter(round=round_):
+                a, b = sorted(rng.sample(range(0, 101, 5), 2))
+                results.append(Result(table.table, rng.choice("AB"), a if rng.random() < .5 else b, b))
+            results_record(live, number, results, user=referee)
+    return tournament.pk
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve(url: str, port: int) -> subprocess.Popen:
+    """gunicorn as the compose file's web service runs it, with production settings."""
+    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "adlg_site.settings.production",
+           "SECRET_KEY": secrets.token_urlsafe(60), "ALLOWED_HOSTS": "127.0.0.1,localhost"}
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, env=env,
+                   check=True)
+    server = subprocess.Popen(
+        [str(Path(sys.executable).with_name("gunicorn")), "adlg_site.wsgi:application", "--bind",
+         f"127.0.0.1:{port}", "--workers", "3", "--timeout", "60"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    for _ in range(60):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
+            return server
+        except OSError:
+            time.sleep(0.5)
+    server.kill()
+    raise SystemExit("gunicorn did not start: " + server.stderr.read().decode()[-2000:])
+
+
+def load(port: int, tournament: int, *, phones: int, seconds: int) -> dict:
+    with tempfile.TemporaryDirectory() as folder:
+        prefix = Path(folder) / "live"
+        env = {**os.environ, "LIVE_TOURNAMENT": str(tournament), "LIVE_REFEREE": REFEREE,
+               "LIVE_PASSWORD": PASSWORD}
+        subprocess.run(
+            [str(Path(sys.executable).with_name("locust")), "-f", str(ROOT / "bench" / "live_locustfile.py"),
+             "--headless", "--users", str(phones + 1), "--spawn-rate", str(max(10, phones // 10)),
+             "--run-time", f"{seconds}s", "--host", f"http://127.0.0.1:{port}", "--csv", str(prefix),
+             "--only-summary", "--loglevel", "WARNING", "--stop-timeout", "5"],
+            cwd=ROOT, env=env, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        with open(f"{prefix}_stats.csv", newline="") as f:
+            rows = list(csv.DictReader(f))
+    total = next(r for r in rows if r["Name"] == "Aggregated")
+    figures = {
+        "phones": phones, "seconds": seconds,
+        "requests": int(total["Request Count"]), "errors": int(total["Failure Count"]),
+        "requests_per_s": round(float(total["Requests/s"]), 1),
+        "p50_ms": float(total["50%"]), "p95_ms": float(total["95%"]), "p99_ms": float(total["99%"]),
+        "by_request": {r["Name"]: {"requests": int(r["Request Count"]), "p95_ms": float(r["95%"]),
+                                  "errors": int(r["Failure Count"])} for r in rows if r["Name"] != "Aggregated"},
+    }
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--phones", type=int, default=300)
+    parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    name, url = bench_url(os.environ.get("DATABASE_URL", ""), suffix="_live")
+    _recreate(url, name)
+    started = time.perf_counter()
+    tournament = build(url)
+    print(f"tournament {tournament}: {PLAYERS} players, rounds 1-2 played, round 3 published "
+          f"({time.perf_counter() - started:.1f} s)")
+    port = _free_port()
+    server = serve(url, port)
+    try:
+        figures = load(port, tournament, phones=args.phones, seconds=args.seconds)
+    finally:
+        server.terminate()
+        server.wait(10)
+    print(f"{figures['phones']} phones for {figures['seconds']} s: {figures['requests']} requests, "
+          f"{figures['requests_per_s']} per second, errors {figures['errors']}")
+    print(f"p50 {figures['p50_ms']:.0f} ms, p95 {figures['p95_ms']:.0f} ms, p99 {figures['p99_ms']:.0f} ms "
+          "(target: p95 under 100 ms, no error)")
+    for request, row in figures["by_request"].items():
+        print(f"  {request}: {row['requests']} requests, p95 {row['p95_ms']:.0f} ms, errors {row['errors']}")
+    if args.json:
+        print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()

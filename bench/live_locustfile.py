@@ -1,0 +1,83 @@
+"""The users of bench/live_load.py's tournament day: phones on the public live page, one referee entering results.
+
+Run by bench/live_load.py (which sets LIVE_TOURNAMENT, LIVE_REFEREE and LIVE_PASSWORD); not a test. The site runs
+with production settings behind no proxy here, so every request says it came through HTTPS as the federation's
+proxy would (X-Forwarded-Proto), and the referee's cookies, Secure as in production, are sent by hand.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from locust import HttpUser, between, constant, task
+
+TOURNAMENT = int(os.environ.get("LIVE_TOURNAMENT", "0"))
+HTTPS = {"X-Forwarded-Proto": "https"}
+# The referee's form for one table of a round (tournaments/live_urls.py).
+RESULT_URL = "/referee/live/{tournament}/rounds/{round}/tables/{table}/"
+ROUND, TABLES = 3, 64
+
+
+class Phone(HttpUser):
+    """A player's phone: opens the live page, then polls its fragment every 10 s as static/js/live.js does."""
+
+    wait_time = constant(10)
+
+    def on_start(self) -> None:
+        self.etag = None
+        self.client.get(f"/tournaments/{TOURNAMENT}/live/", headers=HTTPS, name="live page")
+
+    @task
+    def poll(self) -> None:
+        headers = dict(HTTPS, **({"If-None-Match": self.etag} if self.etag else {}))
+        with self.client.get(f"/tournaments/{TOURNAMENT}/live/now/", headers=headers, name="live fragment",
+                             catch_response=True) as response:
+            if response.status_code in (200, 304):
+                self.etag = response.headers.get("ETag", self.etag)
+                response.success()
+            else:
+                response.failure(f"status {response.status_code}")
+
+
+class Referee(HttpUser):
+    """The referee: signs in, then enters round 3's results table by table."""
+
+    fixed_count = 1
+    wait_time = between(2, 4)
+
+    def on_start(self) -> None:
+        self.table = 0
+        self.cookies: dict[str, str] = {}
+        page = self._send("get", "/accounts/login/", name="sign-in")
+        token = self.cookies.get("csrftoken") or _form_token(page.text)
+        self._send("post", "/accounts/login/", name="sign-in",
+                   data={"username": os.environ["LIVE_REFEREE"], "password": os.environ["LIVE_PASSWORD"],
+                         "csrfmiddlewaretoken": token})
+
+    def _send(self, method: str, path: str, **kwargs):
+        origin = self.host.replace("http://", "https://")
+        headers = dict(HTTPS, Referer=origin + path, Origin=origin)
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        response = self.client.request(method, path, headers=headers, allow_redirects=False, **kwargs)
+        for cookie in response.cookies:
+            self.cookies[cookie.name] = cookie.value
+        return response
+
+    @task
+    def enter_result(self) -> None:
+        if self.table >= TABLES:
+            return
+        self.table += 1
+        token = self.cookies.get("csrftoken", "")
+        losses = (self.table * 7) % 60
+        # A refused or failed entry (4xx, 5xx) counts as an error in locust's figures.
+        self._send("post", RESULT_URL.format(tournament=TOURNAMENT, round=ROUND, table=self.table),
+                   name="enter result",
+                   data={"result": "A", "a_losses": losses, "b_losses": 100, "csrfmiddlewaretoken": token})
+
+
+def _form_token(html: str) -> str:
+    found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+    return found.group(1) if found else ""
