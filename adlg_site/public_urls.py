@@ -5,6 +5,7 @@ from django.urls import path
 from championship import views as championship
 from players import views as players
 from ratings import views as ratings
+from tournaments import live_views as live
 from tournaments import views as tournaments
 
 urlpatterns = [
@@ -19,6 +20,9 @@ urlpatterns = [
     path("notices/", players.notices, name="notices"),
     path("tournaments/", tournaments.tournament_list_view, name="tournament_list"),
     path("tournaments/<int:tournament_id>/", tournaments.tournament_detail_view, name="tournament_detail"),
+    path("tournaments/<int:tournament_id>/live/", live.live_page, name="live_page"),
+    path("tournaments/<int:tournament_id>/live/now/", live.live_now, name="live_now"),
+    path("tournaments/<int:tournament_id>/live/tables/<int:table_id>/", live.live_claim, name="live_claim"),
     path("championship/", championship.championship_index, name="championship_index"),
     path("championship/<int:year>/", championship.championship_year, name="championship_year"),
     path("championship/<int:year>/international/", championship.championship_international,

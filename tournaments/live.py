@@ -681,3 +681,19 @@ def live_start_from_json(data: dict, *, user=None, today: date | None = None) ->
             pools=len({p.pool for p in players}) or 1)
         live = live_begin(tournament, entrants=players, swiss=str(data.get("swiss") or ""), user=user)
     return live
+
+
+# --- the referee's settings of the day (the tournament day's pages)
+
+
+def live_allow_self_entry(live: LiveTournament, allowed: bool, *, user=None) -> None:
+    """Let the players enter their own table's results (each confirming), or stop it: the referee's choice,
+    changeable during the day; results already in stay."""
+    with transaction.atomic():
+        live = _locked(live)
+        if live.players_enter_results == allowed:
+            return
+        LiveTournament.objects.filter(pk=live.pk).update(players_enter_results=allowed)
+        audit_record(user=user, action="live_self_entry", obj=live.tournament,
+                     summary="players enter their results" if allowed else "the referee enters the results")
+        _bump(live)

@@ -1,6 +1,6 @@
 """Mounted at /referee/, namespace "referee": the result-sheet pages of referees and the board."""
 
-from django.urls import path
+from django.urls import include, path
 
 from tournaments import referee_views as views
 
@@ -17,4 +17,5 @@ urlpatterns = [
     path("sheets/<int:pk>/status/", views.sheet_status, name="sheet_status"),
     path("sheets/<int:pk>/annotated.xlsx", views.sheet_annotated, name="sheet_annotated"),
     path("sheets/<int:pk>/file.xlsx", views.sheet_file, name="sheet_file"),
+    path("live/", include("tournaments.live_urls")),  # the tournament day (issue 23)
 ]

@@ -249,7 +249,7 @@ class TournamentDetail:
 def tournament_detail(*, tournament_id: int, language: str | None) -> TournamentDetail | None:
     """The whole tournament page in six queries."""
     tournament = (
-        Tournament.objects.select_related("country", "system", "outcome", "organising_club")
+        Tournament.objects.select_related("country", "system", "outcome", "organising_club", "live")
         .filter(pk=tournament_id)
         .first()
     )

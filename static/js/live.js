@@ -1,0 +1,58 @@
+/* The public live page (templates/live/page.html), progressive enhancement only: without it the page works and
+   its Reload link shows the news.
+   - Every POLL_MS while the tournament runs, the fragment /tournaments/<id>/live/now/ is asked again with the ETag
+     last seen: the server answers 304 until LiveTournament.version changes, then the new fragment replaces the old.
+     Polling pauses while the page is hidden and stops once the fragment says the tournament is published.
+   - Typing in "Find your table" shows only the current round's tables with that name. */
+(function () {
+  "use strict";
+  var POLL_MS = 12000;
+
+  function filter(box, query) {
+    var words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    box.querySelectorAll(".live-now > .live-pool > .pairs > .pair").forEach(function (pair) {
+      var names = pair.getAttribute("data-names") || "";
+      var match = words.every(function (w) { return names.indexOf(w) !== -1; });
+      pair.hidden = words.length > 0 && !match;
+      pair.classList.toggle("found-pair", words.length > 0 && match);
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.querySelector("[data-live-poll]");
+    if (!box) return;
+    var input = document.querySelector("[data-live-find]");
+    var url = box.getAttribute("data-live-poll");
+    var etag = box.getAttribute("data-etag") || "";
+    var running = function () {
+      var now = box.querySelector(".live-now");
+      return now && now.getAttribute("data-running") === "true";
+    };
+    var refilter = function () { if (input) filter(box, input.value); };
+    if (input) input.addEventListener("input", refilter);
+
+    var poll = function () {
+      if (!running()) return;
+      if (document.hidden) { window.setTimeout(poll, POLL_MS); return; }
+      fetch(url, { headers: { "If-None-Match": etag }, credentials: "same-origin", cache: "no-cache" })
+        .then(function (response) {
+          if (response.status === 200) {
+            etag = response.headers.get("ETag") || etag;
+            return response.text().then(function (html) {
+              var open = Array.prototype.map.call(box.querySelectorAll("details[open] > summary"),
+                function (s) { return s.textContent; });
+              box.innerHTML = html;
+              box.querySelectorAll("details > summary").forEach(function (s) {
+                if (open.indexOf(s.textContent) !== -1) s.parentNode.open = true;
+              });
+              refilter();
+            });
+          }
+        })
+        .catch(function () { /* the hall's network comes back: the next poll tries again */ })
+        .then(function () { window.setTimeout(poll, POLL_MS); });
+    };
+    refilter();
+    window.setTimeout(poll, POLL_MS);
+  });
+})();

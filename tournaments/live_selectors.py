@@ -1,0 +1,228 @@
+"""What the tournament day's pages read (tournaments.live_views): a live tournament's rounds with their tables and
+names, and the standings after each complete round. A handful of queries whatever the size of the tournament:
+entrants, rounds and tables are read once, and the pools' states are built from them (no query per round)."""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+
+from rules.pairing.messages import notice_text
+from rules.rulesets import SPARE_ID
+from rules.scoring import scores
+from tournaments.live import PoolState, key_of, pool_standings
+from tournaments.models import LiveEntrant, LiveRound, LiveTable, LiveTournament
+
+
+@dataclass
+class TableView:
+    pk: int
+    table: int
+    a: LiveEntrant
+    b: LiveEntrant | None  # None: the spare
+    a_key: int
+    b_key: int
+    a_name: str
+    b_name: str
+    result: str
+    a_losses: int | None
+    b_losses: int | None
+    free: bool
+    missed: bool
+    a_score: float | None  # the game scores as they count (rules.scoring), once the result is in
+    b_score: float | None
+    claimed: bool  # one player entered a result, waiting for the other
+
+    @property
+    def names(self) -> str:
+        """Both names, lower case: what a player's search is matched against."""
+        return f"{self.a_name} {self.b_name}".casefold()
+
+
+@dataclass
+class RoundView:
+    round: LiveRound
+    tables: list[TableView]
+    warnings: list[str]
+
+    @property
+    def number(self) -> int:
+        return self.round.number
+
+    @property
+    def pool(self) -> str:
+        return self.round.pool
+
+    @property
+    def published(self) -> bool:
+        return self.round.published_at is not None
+
+    @property
+    def entered(self) -> int:
+        return sum(1 for t in self.tables if t.result)
+
+    @property
+    def complete(self) -> bool:
+        return all(t.result for t in self.tables)
+
+
+@dataclass
+class StandingLine:
+    rank: int
+    key: int
+    name: str
+    club: str
+    score: float
+    opponents_score: float
+    wins: int
+    draws: int
+    losses: int
+
+
+@dataclass
+class PoolView:
+    pool: str
+    rounds: list[RoundView]  # by number; the last may be a proposal
+    standings: dict[int, list[StandingLine]]  # after round r (complete rounds only), r -> lines
+    entrants: list[LiveEntrant]
+
+    @property
+    def published_rounds(self) -> list[RoundView]:
+        return [r for r in self.rounds if r.published]
+
+    @property
+    def current(self) -> RoundView | None:
+        """The round the hall plays now: the last published one."""
+        published = self.published_rounds
+        return published[-1] if published else None
+
+    @property
+    def proposal(self) -> RoundView | None:
+        return self.rounds[-1] if self.rounds and not self.rounds[-1].published else None
+
+    @property
+    def last_standings(self) -> tuple[int, list[StandingLine]] | None:
+        if not self.standings:
+            return None
+        number = max(self.standings)
+        return number, self.standings[number]
+
+    @property
+    def playing(self) -> list[LiveEntrant]:
+        return [e for e in self.entrants if e.withdrawn_from is None]
+
+
+@dataclass
+class LiveView:
+    live: LiveTournament
+    pools: list[PoolView] = field(default_factory=list)
+    names: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def running(self) -> bool:
+        return self.live.published_at is None
+
+    def name(self, key) -> str:
+        try:
+            return self.names.get(int(key), str(key))
+        except (TypeError, ValueError):
+            return str(key)
+
+
+def spare_name() -> str:
+    return _("Spare")
+
+
+def entrant_name(entrant: LiveEntrant) -> str:
+    return f"{entrant.first_name} {entrant.last_name}".strip()
+
+
+def live_view(live: LiveTournament, *, language: str = "en") -> LiveView:
+    """Every pool of the live tournament: its rounds (published and proposed) with their tables and names, and
+    its standings after each complete round."""
+    tournament = live.tournament
+    ruleset = tournament.system.get_ruleset()
+    entrants = list(LiveEntrant.objects.filter(live=live).order_by("pool", "-rating", "pk"))
+    rounds = list(LiveRound.objects.filter(live=live).order_by("pool", "number"))
+    tables = list(LiveTable.objects.filter(round__live=live).order_by("table"))
+    by_pk = {e.pk: e for e in entrants}
+    for table in tables:  # the entrants already read: no query per table
+        table.a = by_pk[table.a_id]
+        table.b = by_pk[table.b_id] if table.b_id else None
+    names = {key_of(e): entrant_name(e) for e in entrants}
+    names[SPARE_ID] = spare_name()
+    view = LiveView(live, names=names)
+
+    def name(key):
+        return view.name(key)
+
+    pools = sorted({e.pool for e in entrants} | {r.pool for r in rounds}) or ["A"]
+    for pool in pools:
+        pool_entrants = [e for e in entrants if e.pool == pool]
+        pool_rounds = [r for r in rounds if r.pool == pool]
+        round_views = []
+        for round_ in pool_rounds:
+            own = [t for t in tables if t.round_id == round_.pk]
+            round_views.append(RoundView(
+                round_, [_table_view(t, ruleset) for t in own],
+                [notice_text(w.get("code", ""), w.get("params", {}), language, name) for w in round_.warnings]))
+        published = [r for r in pool_rounds if r.published_at is not None]
+        standings = {}
+        for number in range(1, len(published) + 1):
+            done = published[:number]
+            done_tables = [t for t in tables if t.round_id in {r.pk for r in done}]
+            if not all(t.result for t in done_tables):
+                break
+            state = PoolState(live, pool, {key_of(e): e for e in pool_entrants}, done, done_tables)
+            standings[number] = [
+                StandingLine(row.rank, row.player, name(row.player), _club(pool_entrants, row.player), row.score,
+                             row.opponents_score, row.wins, row.draws, row.losses)
+                for row in pool_standings(state)]
+        view.pools.append(PoolView(pool, round_views, standings, pool_entrants))
+    return view
+
+
+def _club(entrants: list[LiveEntrant], key: int) -> str:
+    for entrant in entrants:
+        if key_of(entrant) == key:
+            return entrant.club
+    return ""
+
+
+def _table_view(table: LiveTable, ruleset) -> TableView:
+    a_score = b_score = None
+    # A code of another ruleset cannot be in a live table (checked on entry); it would be shown blank.
+    with suppress(ValueError):
+        if table.result:
+            a_score, b_score = scores(ruleset, table.result, table.a_losses, table.b_losses)
+    return TableView(
+        pk=table.pk, table=table.table, a=table.a, b=table.b, a_key=key_of(table.a),
+        b_key=key_of(table.b) if table.b else SPARE_ID, a_name=entrant_name(table.a),
+        b_name=entrant_name(table.b) if table.b else spare_name(), result=table.result, a_losses=table.a_losses,
+        b_losses=table.b_losses, free=table.free, missed=table.missed, a_score=a_score, b_score=b_score,
+        claimed=not table.result and (table.claim_a is not None or table.claim_b is not None))
+
+
+def table_of_player(view: LiveView, player_id: int) -> tuple[PoolView, RoundView, TableView] | None:
+    """The table of the current round where this federation player sits, if any."""
+    for pool in view.pools:
+        current = pool.current
+        if current is None:
+            continue
+        for table in current.tables:
+            if player_id in (table.a.player_id, table.b.player_id if table.b else None):
+                return pool, current, table
+    return None
+
+
+def live_of(tournament_id: int) -> LiveTournament | None:
+    return (LiveTournament.objects.select_related("tournament__system", "tournament__country", "published_sheet")
+            .filter(pk=tournament_id).first())
+
+
+def live_version(tournament_id: int) -> tuple[int, bool] | None:
+    """The version a polled page compares (and whether the tournament still runs): one small query."""
+    row = LiveTournament.objects.filter(pk=tournament_id).values_list("version", "published_at").first()
+    return None if row is None else (row[0], row[1] is None)
