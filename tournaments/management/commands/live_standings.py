@@ -1,0 +1,35 @@
+import io
+
+from adlg_site.command_output import FORMATS, write_table
+from tournaments.live import LiveRefused
+from tournaments.live_reads import live_view, public_id
+from tournaments.management.live_command import LiveCommand
+
+COLUMNS = ("pool", "rank", "id", "score", "opponents_score")
+
+
+def _number(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
+
+
+class Command(LiveCommand):
+    help = ("A live tournament's standings after the rounds complete so far: pool,rank,id,score,opponents_score "
+            "(a player new to the federation is N<n> until publication).")
+
+    def add_arguments(self, parser):
+        parser.add_argument("tournament_id", help="the tournament's ID")
+        parser.add_argument("--pool", help="one pool only (default: every pool)")
+        parser.add_argument("--format", default="csv", choices=FORMATS)
+
+    def run(self, **options):
+        live = self.live(options["tournament_id"])
+        pools = live_view(live).pools
+        if options["pool"] is not None:
+            pools = [p for p in pools if p.pool == options["pool"].strip()]
+            if not pools:
+                raise LiveRefused.one("no_such_pool", pool=options["pool"])
+        rows = [(view.pool, row.rank, public_id(view.by_key[row.player]), _number(row.score),
+                 _number(row.opponents_score)) for view in pools for row in view.standings]
+        text = io.StringIO()
+        write_table(text, columns=COLUMNS, rows=rows, fmt=options["format"])
+        self.stdout.write(text.getvalue(), ending="")
