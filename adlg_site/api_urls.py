@@ -17,6 +17,7 @@ from players.api import PlayerDetailView, PlayerListView
 from ratings.api import RatingSystemListView, RulesetDetailView, RulesetListView
 from tournaments import api_upload
 from tournaments.api import TournamentDetailView, TournamentListView
+from tournaments.live_api import LiveDetailView, LiveListView, LiveRoundView
 
 app_name = "api"
 
@@ -32,6 +33,7 @@ class ApiRootView(PublicReadMixin, APIView):
         return Response({
             "players": link("player-list"),
             "tournaments": link("tournament-list"),
+            "live": link("live-list"),
             "championship": link("championship-years"),
             "systems": link("system-list"),
             "rulesets": link("ruleset-list"),
@@ -79,6 +81,9 @@ urlpatterns = [
     path("players/<int:pk>/", PlayerDetailView.as_view(), name="player-detail"),
     path("tournaments/", TournamentListView.as_view(), name="tournament-list"),
     path("tournaments/<int:pk>/", TournamentDetailView.as_view(), name="tournament-detail"),
+    path("live/", LiveListView.as_view(), name="live-list"),
+    path("live/<int:pk>/", LiveDetailView.as_view(), name="live-detail"),
+    path("live/<int:pk>/rounds/<int:number>/", LiveRoundView.as_view(), name="live-round"),
     path("championship/", ChampionshipYearListView.as_view(), name="championship-years"),
     path("championship/<int:year>/", ChampionshipRankingView.as_view(), name="championship-ranking"),
     path("systems/", RatingSystemListView.as_view(), name="system-list"),
@@ -90,5 +95,5 @@ urlpatterns = [
     # A malformed ID or year under the read API's own collections answers in JSON, not with the HTML 404 page.
     # Only these prefixes, placed last: the endpoints above always match first. [\s\S], not '.': a path may
     # hold an encoded newline, which '.' does not match (schemathesis found one).
-    re_path(r"^(?P<rest>(?:players|tournaments|championship|rulesets|sheets)/[\s\S]*)\Z", api_not_found),
+    re_path(r"^(?P<rest>(?:players|tournaments|live|championship|rulesets|sheets)/[\s\S]*)\Z", api_not_found),
 ]

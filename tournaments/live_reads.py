@@ -43,6 +43,8 @@ def entrant_name(entrant: LiveEntrant | None) -> str:
 
 
 def live_find(tournament_id: int) -> LiveTournament | None:
+    if not 0 < tournament_id < 2**63:  # the ID is a foreign key: the database would not take a larger number
+        return None
     return LiveTournament.objects.select_related("tournament__system", "tournament__country").filter(
         pk=tournament_id).first()
 

@@ -8,6 +8,8 @@ documented 400/404 alike) conforms to the schema.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 import schemathesis
 from django.core.signals import request_finished, request_started
@@ -23,6 +25,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from tests import factories
+from tests.live.helpers import federation_players, live_tournament, play_round
+from tournaments.live import round_pair
 
 schema = schemathesis.openapi.from_dict(SchemaGenerator().get_schema(request=None, public=True))
 schema.app = get_wsgi_application()
@@ -37,6 +41,11 @@ def api_data(db):
     federation = factories.federation(6)
     factories.adjustment(federation.players[0], year=2024, before=1100, after=1050)
     factories.player("Excluded", "X", excluded=True)
+    # A tournament run live, one round played and the next proposed (not public): the live endpoints' data.
+    live = live_tournament(federation_players(7))
+    play_round(live, 1, random.Random(4))
+    round_pair(live)
+    federation.live = live
     yield federation
     request_started.connect(close_old_connections)
     request_finished.connect(close_old_connections)
@@ -48,3 +57,17 @@ def test_api_conforms_to_its_schema(case, api_data):
     response = case.call()
     case.validate_response(response, checks=[not_a_server_error, status_code_conformance, content_type_conformance,
                                               response_schema_conformance])
+
+
+@pytest.mark.parametrize("path", ["/api/live/", "/api/live/{id}/", "/api/live/{id}/rounds/{number}/"])
+def test_the_live_endpoints_conform_with_a_tournament_running(path, api_data):
+    """The generated IDs above rarely name the live tournament: here its real ID, and its published round."""
+    from django.core.cache import cache
+
+    cache.clear()  # the live endpoints' throttle counts through the cache
+    params = {"id": api_data.live.pk, "number": 1}
+    case = schema[path]["GET"].Case(path_parameters={k: v for k, v in params.items() if f"{{{k}}}" in path})
+    response = case.call()
+    assert response.status_code == 200
+    case.validate_response(response, checks=[not_a_server_error, status_code_conformance, content_type_conformance,
+                                             response_schema_conformance])
