@@ -140,7 +140,28 @@ def admin_pages(d: Data) -> list[Page]:
     ]
 
 
-PAGE_SOURCES: list[Callable[[Data], list[Page]]] = [public_pages, referee_pages, board_pages, admin_pages]
+def live_pages(d: Data) -> list[Page]:
+    """The tournament day (issue 23): the demo federation's tournament running live today (seed_demo), its public
+    page and the referee's pages; the start page of a calendar tournament not yet run live."""
+    from tournaments.live_selectors import entrant_name
+    from tournaments.models import LiveEntrant, LiveTournament
+
+    live = LiveTournament.objects.filter(published_at__isnull=True).order_by("pk").first()
+    first = LiveEntrant.objects.filter(live=live).order_by("pk").first()
+    pk = live.pk
+    return [
+        Page("live", f"/tournaments/{pk}/live/", shot=True),
+        Page("live-find", f"/tournaments/{pk}/live/?q={first.last_name}", names=(entrant_name(first),)),
+        Page("live-home", "/referee/live/", role="referee"),
+        Page("live-start", f"/referee/live/{d.upcoming}/start/", role="referee"),
+        Page("live-run", f"/referee/live/{pk}/", role="referee", shot=True),
+        Page("live-players", f"/referee/live/{pk}/players/?q={d.search}", role="referee"),
+        Page("live-results", f"/referee/live/{pk}/rounds/2/", role="referee", shot=True),
+        Page("live-results-done", f"/referee/live/{pk}/rounds/1/", role="referee"),
+    ]
+
+
+PAGE_SOURCES: list[Callable[[Data], list[Page]]] = [public_pages, referee_pages, board_pages, admin_pages, live_pages]
 
 
 # --- the federation ----------------------------------------------------------------------------------------
