@@ -47,9 +47,11 @@ from rules.pairing import (
     choose_system,
     deal_groups,
     free_game_players,
+    ideal_number,
     initial_standing,
     pair_manually,
     pair_round,
+    round_one_methods,
 )
 from rules.pairing.messages import notice_text
 from rules.rulesets import SPARE_ID
@@ -326,18 +328,7 @@ def round_pair(live: LiveTournament, *, pool: str = "A", method: str | None = No
             raise LiveRefused.one("method_round_one_only")
         system = live.systems.get(pool)
         if number == 1:
-            _drop_proposal(live, pool, 1)
-            players = _rules_entrants(state, 1)
-            try:
-                system = choose_system(len(players), live.tournament.rounds, live.swiss or None)
-            except PairingRefused as exc:
-                raise _refused(exc) from None
-            if system == GROUPS:
-                for key, group in deal_groups(initial_standing(players)).items():
-                    state.entrants[key].group = group
-                LiveEntrant.objects.bulk_update(state.entrants.values(), ["group"])
-            live.systems = {**live.systems, pool: system}
-            live.save(update_fields=["systems"])
+            system = _system_from_round_one(live, state)
         _drop_proposal(live, pool, number)
         rules_pool, _ = _pool_for_round(state, number)
         try:
@@ -351,6 +342,22 @@ def round_pair(live: LiveTournament, *, pool: str = "A", method: str | None = No
         _save_tables(round_, state, [(p.table, p.a, p.b) for p in pairing.pairs])
         _bump(live)
     return round_
+
+
+def _system_from_round_one(live: LiveTournament, state: PoolState) -> str:
+    """The pool's system from round 2 on, fixed by P when round 1 is paired; the two groups dealt if it has them."""
+    players = _rules_entrants(state, 1)
+    try:
+        system = choose_system(len(players), live.tournament.rounds, live.swiss or None)
+    except PairingRefused as exc:
+        raise _refused(exc) from None
+    if system == GROUPS:
+        for key, group in deal_groups(initial_standing(players)).items():
+            state.entrants[key].group = group
+        LiveEntrant.objects.bulk_update(state.entrants.values(), ["group"])
+    live.systems = {**live.systems, state.pool: system}
+    live.save(update_fields=["systems"])
+    return system
 
 
 def _save_tables(round_: LiveRound, state: PoolState, pairs: Iterable[tuple[int, int, int]]) -> None:
@@ -369,14 +376,12 @@ def round_pair_manually(live: LiveTournament, *, pool: str = "A", pairs: Sequenc
         if not state.entrants:
             raise LiveRefused.one("no_such_pool", pool=pool)
         number = _next_number(state)
-        if number == 1 and pool not in live.systems:
+        if number == 1:
             players = _rules_entrants(state, 1)
-            try:
-                system = choose_system(len(players), live.tournament.rounds, live.swiss or None)
-            except PairingRefused as exc:
-                raise _refused(exc) from None
-            live.systems = {**live.systems, pool: system}
-            live.save(update_fields=["systems"])
+            if MANUAL not in round_one_methods(len(players), live.tournament.rounds):
+                raise LiveRefused.one("elo_levels_required", players=len(players),
+                                      ideal=ideal_number(live.tournament.rounds))
+            _system_from_round_one(live, state)
         _drop_proposal(live, pool, number)
         round_ = _manual_round(live, state, number, pairs, reason=reason, warned_before=())
         audit_record(user=user, action="live_pair_manually", obj=live.tournament,
@@ -468,7 +473,7 @@ def results_record(live: LiveTournament, number: int, results: Sequence[Result],
     """Record tables' results of round `number`, all or nothing (the referee's word is final)."""
     with transaction.atomic():
         live = _locked(live)
-        tables = {t.table: t for t in LiveTable.objects.select_for_update().filter(
+        tables = {t.table: t for t in LiveTable.objects.select_for_update(of=("self",)).filter(
             round__live=live, round__number=number).select_related("round", "a", "b")}
         problems: list[tuple[str, dict]] = []
         changed: list[LiveTable] = []
@@ -563,7 +568,7 @@ def result_claim(live: LiveTournament, table: LiveTable, *, player: Player, resu
         live = _locked(live)
         if not live.players_enter_results:
             raise LiveRefused.one("self_entry_closed")
-        table = LiveTable.objects.select_for_update().select_related("round", "a", "b").get(pk=table.pk)
+        table = LiveTable.objects.select_for_update(of=("self",)).select_related("round", "a", "b").get(pk=table.pk)
         side = "a" if table.a.player_id == player.pk else "b" if table.b and table.b.player_id == player.pk else None
         if side is None:
             raise LiveRefused.one("not_your_table")

@@ -8,7 +8,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from rules.pairing import DRAW, ELO_LEVELS, HATS
-from tournaments.live import NewEntrant, Result
+from rules.rulesets import SPARE_ID
+from tournaments.live import NEW_KEY, NewEntrant, Result
 from tournaments.models import LiveTournament
 
 METHOD_CHOICES = [
@@ -64,6 +65,40 @@ class PairForm(forms.Form):
     pool = forms.CharField(max_length=30, required=False, initial="A", widget=forms.HiddenInput)
     method = forms.ChoiceField(label=_("Round 1 method"), choices=METHOD_CHOICES, required=False)
     seed = forms.IntegerField(label=_("Seed (blank: the site draws one)"), required=False, min_value=0)
+
+
+class ManualPairsForm(forms.Form):
+    """A round paired by hand (PAIRING.md §5): one table per line, two players by federation ID (99 the spare, N12
+    a player new to the federation, as on the players' page)."""
+
+    pool = forms.CharField(max_length=30, required=False, initial="A", widget=forms.HiddenInput)
+    pairs = forms.CharField(label=_("One table per line: the two players' IDs"), max_length=4000,
+                            widget=forms.Textarea(attrs={"rows": 6, "autocomplete": "off", "spellcheck": "false"}))
+    reason = forms.CharField(label=_("Reason (required when a rule is bent)"), max_length=500, required=False,
+                             widget=forms.Textarea(attrs={"rows": 2}))
+
+    def clean_pairs(self) -> list[tuple[int, int]]:
+        pairs = []
+        for number, line in enumerate(self.cleaned_data["pairs"].splitlines(), 1):
+            words = line.replace(",", " ").replace(";", " ").replace("-", " ").split()
+            if not words:
+                continue
+            if len(words) != 2:
+                raise forms.ValidationError(_("Line %(line)s: write two IDs, such as 1234 5678.") % {"line": number})
+            pairs.append(tuple(_key(word, number) for word in words))
+        if not pairs:
+            raise forms.ValidationError(_("Write at least one table."))
+        return pairs
+
+
+def _key(word: str, line: int) -> int:
+    """A player's ID as the pairing reads it: 99 the spare, N12 the new player of entrant row 12."""
+    text = word.strip().upper()
+    if text.startswith("N") and text[1:].isdigit():
+        return NEW_KEY + int(text[1:])
+    if text.isdigit() and 0 < int(text) < NEW_KEY:
+        return int(text) if int(text) != SPARE_ID else SPARE_ID
+    raise forms.ValidationError(_("Line %(line)s: %(word)s is not a player ID.") % {"line": line, "word": word})
 
 
 class SwapForm(forms.Form):

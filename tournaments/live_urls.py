@@ -16,6 +16,7 @@ urlpatterns = [
     path("<int:tournament_id>/players/add/", views.live_add, name="live_add"),
     path("<int:tournament_id>/players/withdraw/", views.live_withdraw, name="live_withdraw"),
     path("<int:tournament_id>/pair/", views.live_pair, name="live_pair"),
+    path("<int:tournament_id>/pair/by-hand/", views.live_pair_manually, name="live_pair_manually"),
     path("<int:tournament_id>/proposals/<int:round_id>/swap/", views.live_swap, name="live_swap"),
     path("<int:tournament_id>/proposals/<int:round_id>/publish/", views.live_round_publish,
          name="live_round_publish"),

@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from players import permissions
@@ -47,12 +48,14 @@ from tournaments.live import (
     result_claim,
     results_record,
     round_pair,
+    round_pair_manually,
     round_publish,
     round_swap,
 )
 from tournaments.live_forms import (
     AddPlayerForm,
     FindPlayerForm,
+    ManualPairsForm,
     PairForm,
     ResultForm,
     SelfEntryForm,
@@ -255,6 +258,28 @@ def live_pair(request, tournament: Tournament):
     return redirect(reverse("referee:live_run", args=[tournament.pk]) + f"#pool-{pool}")
 
 
+@referee_only
+@require_POST
+def live_pair_manually(request, tournament: Tournament):
+    """The referee's own pairs: round 1 `manual`, or a round the rules cannot pair without a rematch."""
+    live, start = _live_or_start(tournament)
+    if start:
+        return start
+    form = ManualPairsForm(request.POST)
+    view = selectors.live_view(live, language=_lang())
+    if not form.is_valid():
+        errors = [str(e) for field in ("pairs", "reason") for e in form.errors.get(field, [])]
+        return _run_page(request, tournament, live, errors=errors or [_("Write the pairs.")], status=400)
+    pool = form.cleaned_data["pool"] or "A"
+    try:
+        round_ = round_pair_manually(live, pool=pool, pairs=form.cleaned_data["pairs"],
+                                     reason=form.cleaned_data["reason"], user=request.user)
+    except LiveRefused as exc:
+        return _run_page(request, tournament, live, errors=_words(exc, view), status=400)
+    messages.success(request, _("Round %(round)s is proposed: check it, then publish it.") % {"round": round_.number})
+    return redirect(reverse("referee:live_run", args=[tournament.pk]) + f"#pool-{pool}")
+
+
 def _round_of(live: LiveTournament, round_id: int) -> LiveRound:
     round_ = LiveRound.objects.filter(live=live, pk=round_id).first()
     if round_ is None:
@@ -431,11 +456,20 @@ def _etag(live: LiveTournament, version: int | None = None) -> str:
 
 def _fragment(request, live: LiveTournament) -> str:
     """The polled part of the page, rendered once per version and language for every phone in the hall."""
-    key = f"live-now:{live.pk}:{int(live.started_at.timestamp())}:{live.version}:{_lang()}"
+    return _shared_render(live, "live/_now.html")
+
+
+def _history(live: LiveTournament) -> str:
+    """Every round with the standings after it: in the page, not in the polled fragment, which stays small."""
+    return _shared_render(live, "live/_history.html")
+
+
+def _shared_render(live: LiveTournament, template: str) -> str:
+    key = f"{template}:{live.pk}:{int(live.started_at.timestamp())}:{live.version}:{_lang()}"
     html = cache.get(key)
     if html is None:
         view = selectors.live_view(live, language=_lang())
-        html = render_to_string("live/_now.html", {"view": view, "live": live, "tournament": live.tournament})
+        html = render_to_string(template, {"view": view, "live": live, "tournament": live.tournament})
         cache.set(key, html, FRAGMENT_SECONDS)
     return html
 
@@ -460,17 +494,20 @@ def _public_page(request, live, *, errors=(), claim_form=None, status=200):
         claim = claim_form or ResultForm(codes=codes, auto_id="claim-%s")
     response = render(request, "live/page.html", {
         "live": live, "tournament": live.tournament, "fragment": _fragment(request, live), "query": query,
+        "history": _history(live),
         "found": found, "mine": mine, "claim": claim, "errors": errors, "etag": _etag(live),
     }, status=status)
     return response
 
 
 @require_GET
+@gzip_page  # Django's gzip adds its own BREACH defence, and the page's CSRF token is masked per response
 def live_page(request, tournament_id: int):
     return _public_page(request, _public_live(tournament_id))
 
 
 @require_GET
+@gzip_page  # a few kilobytes instead of tens on a phone's connection; the fragment holds no secret (BREACH)
 def live_now(request, tournament_id: int):
     """The fragment the live page polls: 304 while LiveTournament.version has not changed."""
     live = _public_live(tournament_id)

@@ -250,3 +250,27 @@ def test_a_whole_tournament_through_the_pages_ends_published(client, live, refer
     assert Tournament.objects.get(pk=live.pk).games.count() == 15
     page = client.get(reverse("live_page", args=[live.pk])).content.decode()
     assert "The tournament is over and published." in page
+
+
+def test_a_round_paired_by_hand_needs_a_reason_for_a_rematch_and_is_proposed(client, live, referee):
+    _signed_in(client, referee)
+    play_round(live, 1, random.Random(5))
+    first = list(LiveTable.objects.filter(round__number=1).select_related("a", "b").order_by("table"))
+    # Round 1's pairs again: every table a rematch.
+    lines = "\n".join(f"{t.a.player_id} {t.b.player_id if t.b else 99}" for t in first)
+    url = reverse("referee:live_pair_manually", args=[live.pk])
+    refused = client.post(url, {"pool": "A", "pairs": lines})
+    assert refused.status_code == 400 and "give the reason" in refused.content.decode()
+    assert not live.rounds.filter(number=2).exists()
+    accepted = client.post(url, {"pool": "A", "pairs": lines, "reason": "the hall has two rooms"})
+    assert accepted.status_code == 302
+    round_ = live.rounds.get(number=2)
+    assert round_.system == "manual" and round_.reason == "the hall has two rooms"
+    assert {w["code"] for w in round_.warnings} == {"rematch"}
+
+
+def test_pairs_by_hand_that_are_not_ids_are_refused_with_the_line(client, live, referee):
+    _signed_in(client, referee)
+    response = client.post(reverse("referee:live_pair_manually", args=[live.pk]), {"pool": "A", "pairs": "12 x"})
+    assert response.status_code == 400 and "Line 1" in response.content.decode()
+    assert not live.rounds.exists()

@@ -23,6 +23,7 @@ from tournaments.live import (
     pool_state,
     results_record,
     round_pair,
+    round_pair_manually,
     round_publish,
     round_swap,
 )
@@ -214,3 +215,20 @@ def _player_ids(data: bytes) -> list:
 
     sheet = load_workbook(io.BytesIO(data), read_only=True)["Players"]
     return [row[0] for row in sheet.iter_rows(min_row=2, values_only=True)]
+
+
+def test_round_one_by_hand_is_refused_where_the_charter_requires_elo_levels():
+    players = federation_players(10)  # P = 10 > N = 8
+    live = live_tournament(players)
+    with pytest.raises(LiveRefused) as refused:
+        round_pair_manually(live, pairs=[(players[n].pk, players[n + 1].pk) for n in range(0, 10, 2)])
+    assert refused.value.notices[0][0] == "elo_levels_required"
+
+
+def test_round_one_by_hand_in_the_two_groups_system_deals_the_groups():
+    players = federation_players(6)  # P = 6 <= N/2 = 8 with 4 rounds: two groups
+    live = live_tournament(players, rounds=4)
+    round_pair_manually(live, pairs=[(players[n].pk, players[n + 1].pk) for n in range(0, 6, 2)])
+    live.refresh_from_db()
+    assert live.systems == {"A": "groups"}
+    assert sorted(live.entrants.values_list("group", flat=True)) == ["A", "A", "A", "B", "B", "B"]
