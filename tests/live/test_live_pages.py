@@ -158,6 +158,7 @@ def test_the_public_page_shows_tables_and_finds_a_table_by_name(client, live):
     text = page.content.decode()
     assert page.status_code == 200
     assert "Round 2 of 3" in text and "Standings after round 1" in text and "seed 7" in text
+    assert "{#" not in text and "{%" not in text  # no template comment or tag leaks onto the page
     table = LiveTable.objects.filter(round__number=2, b__isnull=False).select_related("a").first()
     found = client.get(reverse("live_page", args=[live.pk]), {"q": table.a.last_name + " " + table.a.first_name})
     assert f"Table {table.table}, round 2" in found.content.decode()
