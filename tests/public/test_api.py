@@ -21,7 +21,7 @@ def get(client, url, **params):
 
 def test_api_root_links_every_collection(client, db):
     body = get(client, "/api/").json()
-    assert set(body) == {"players", "tournaments", "championship", "systems", "rulesets", "schema", "docs"}
+    assert set(body) == {"players", "tournaments", "championship", "systems", "rulesets", "live", "schema", "docs"}
 
 
 def test_api_players_lists_the_rating_list_best_first(client, federation):
