@@ -20,7 +20,11 @@ def demo():
 def test_seed_demo_builds_a_rated_federation_through_the_sheet_import(demo):
     assert Player.objects.public().count() >= 80
     assert Tournament.objects.filter(status=Tournament.RATED).count() >= 10
-    assert Tournament.objects.filter(status=Tournament.REGISTERED).count() == 3  # upcoming ones
+    # Three upcoming tournaments, and one running live today (round 2 under way), nothing of it rated yet.
+    assert Tournament.objects.filter(status=Tournament.REGISTERED, live__isnull=True).count() == 3
+    running = Tournament.objects.get(status=Tournament.REGISTERED, live__isnull=False)
+    assert running.live.rounds.filter(number=2, published_at__isnull=False).exists()
+    assert not running.games.exists()
     assert Sheet.objects.filter(status=Sheet.REPLAYED).count() == Tournament.objects.filter(
         status=Tournament.RATED).count()
     assert Game.objects.filter(result__in=["FA", "FB"]).exists()
