@@ -6,7 +6,7 @@
    - Typing in "Find your table" shows only the current round's tables with that name. */
 (function () {
   "use strict";
-  var POLL_MS = 12000;
+  var POLL_MS = 10000;
 
   function filter(box, query) {
     var words = query.toLowerCase().split(/\s+/).filter(Boolean);
