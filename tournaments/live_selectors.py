@@ -218,11 +218,6 @@ def table_of_player(view: LiveView, player_id: int) -> tuple[PoolView, RoundView
 
 
 def live_of(tournament_id: int) -> LiveTournament | None:
-    return (LiveTournament.objects.select_related("tournament__system", "tournament__country", "published_sheet")
+    # Not the published sheet: only its ID is shown, and its row carries the whole workbook.
+    return (LiveTournament.objects.select_related("tournament__system", "tournament__country")
             .filter(pk=tournament_id).first())
-
-
-def live_version(tournament_id: int) -> tuple[int, bool] | None:
-    """The version a polled page compares (and whether the tournament still runs): one small query."""
-    row = LiveTournament.objects.filter(pk=tournament_id).values_list("version", "published_at").first()
-    return None if row is None else (row[0], row[1] is None)
