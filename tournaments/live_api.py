@@ -22,7 +22,8 @@ from rest_framework.views import APIView
 
 from adlg_site.api_base import ERRORS, ErrorSerializer, PublicReadMixin, StandardPagination
 from rules.rulesets import SPARE_ID
-from tournaments.live_reads import SPARE_NAME, LiveView, RoundView, live_find, live_list, live_view
+from tournaments.live_reads import SPARE_NAME, live_find, live_list
+from tournaments.live_selectors import LiveView, RoundView, live_view
 from tournaments.models import LiveEntrant, LiveTournament
 
 
@@ -172,11 +173,11 @@ def _detail(view: LiveView, request) -> dict:
     return {**_summary(view.live, request), "pools": [
         {"pool": pool.pool, "system": pool.system, "complete_rounds": pool.complete_rounds,
          "players": [_player(e) for e in pool.entrants],
-         "standings": [{**_ref(pool.by_key[row.player]), "rank": row.rank, "score": row.score,
-                        "opponents_score": row.opponents_score, "wins": row.wins, "draws": row.draws,
-                        "losses": row.losses, "games": row.games, "tiebreak": row.decided_by}
-                       for row in pool.standings],
-         "rounds": [_round(r) for r in pool.rounds]}
+         "standings": [{**_ref(pool.by_key[line.key]), "rank": line.rank, "score": line.score,
+                        "opponents_score": line.opponents_score, "wins": line.wins, "draws": line.draws,
+                        "losses": line.losses, "games": line.games, "tiebreak": line.tiebreak}
+                       for line in pool.standings.get(pool.complete_rounds, [])],
+         "rounds": [_round(r) for r in pool.published_rounds]}
         for pool in view.pools]}
 
 
@@ -227,7 +228,7 @@ class LiveDetailView(PublicReadMixin, APIView):
     throttle_classes = [LiveReadThrottle]
 
     def get(self, request, pk):
-        view = live_view(_live_or_404(pk))
+        view = live_view(_live_or_404(pk), language="en")
         return Response(LiveTournamentDetailSerializer(_detail(view, request)).data)
 
 
@@ -241,7 +242,7 @@ class LiveRoundView(PublicReadMixin, APIView):
     throttle_classes = [LiveReadThrottle]
 
     def get(self, request, pk, number):
-        view = live_view(_live_or_404(pk))
+        view = live_view(_live_or_404(pk), language="en")
         rounds = view.rounds(int(number))
         if not rounds:
             raise Http404

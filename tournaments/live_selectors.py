@@ -1,5 +1,7 @@
-"""What the tournament day's pages read (tournaments.live_views): a live tournament's rounds with their tables and
-names, and the standings after each complete round. A handful of queries whatever the size of the tournament:
+"""What is read of a live tournament, by its pages (tournaments.live_views), the read API (tournaments.live_api)
+and the `live_*` commands: its rounds with their tables and names, and the standings after each complete round.
+The API and the commands show only the published rounds and the last complete round's standings, and name
+players by their public ID (tournaments.live_reads). A handful of queries whatever the size of the tournament:
 entrants, rounds and tables are read once, and the pools' states are built from them (no query per round)."""
 
 from __future__ import annotations
@@ -79,6 +81,8 @@ class StandingLine:
     wins: int
     draws: int
     losses: int
+    games: int  # scored rounds
+    tiebreak: str | None  # what placed the line below the one above (rules.standings)
 
 
 @dataclass
@@ -87,6 +91,12 @@ class PoolView:
     rounds: list[RoundView]  # by number; the last may be a proposal
     standings: dict[int, list[StandingLine]]  # after round r (complete rounds only), r -> lines
     entrants: list[LiveEntrant]
+    system: str | None = None  # from round 2 on, fixed when round 1 is paired
+    by_key: dict[int, LiveEntrant] = field(default_factory=dict)
+
+    @property
+    def complete_rounds(self) -> int:
+        return max(self.standings, default=0)
 
     @property
     def published_rounds(self) -> list[RoundView]:
@@ -123,6 +133,10 @@ class LiveView:
     @property
     def running(self) -> bool:
         return self.live.published_at is None
+
+    def rounds(self, number: int) -> list[RoundView]:
+        """Round `number` in every pool where it is published."""
+        return [r for pool in self.pools for r in pool.published_rounds if r.number == number]
 
     def name(self, key) -> str:
         try:
@@ -178,9 +192,10 @@ def live_view(live: LiveTournament, *, language: str = "en") -> LiveView:
             state = PoolState(live, pool, {key_of(e): e for e in pool_entrants}, done, done_tables)
             standings[number] = [
                 StandingLine(row.rank, row.player, name(row.player), _club(pool_entrants, row.player), row.score,
-                             row.opponents_score, row.wins, row.draws, row.losses)
+                             row.opponents_score, row.wins, row.draws, row.losses, row.games, row.decided_by)
                 for row in pool_standings(state)]
-        view.pools.append(PoolView(pool, round_views, standings, pool_entrants))
+        view.pools.append(PoolView(pool, round_views, standings, pool_entrants, (live.systems or {}).get(pool),
+                                   {key_of(e): e for e in pool_entrants}))
     return view
 
 

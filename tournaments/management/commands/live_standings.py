@@ -2,7 +2,8 @@ import io
 
 from adlg_site.command_output import FORMATS, write_table
 from tournaments.live import LiveRefused
-from tournaments.live_reads import live_view, public_id
+from tournaments.live_reads import public_id
+from tournaments.live_selectors import live_view
 from tournaments.management.live_command import LiveCommand
 
 COLUMNS = ("pool", "rank", "id", "score", "opponents_score")
@@ -23,13 +24,14 @@ class Command(LiveCommand):
 
     def run(self, **options):
         live = self.live(options["tournament_id"])
-        pools = live_view(live).pools
+        pools = live_view(live, language="en").pools
         if options["pool"] is not None:
             pools = [p for p in pools if p.pool == options["pool"].strip()]
             if not pools:
                 raise LiveRefused.one("no_such_pool", pool=options["pool"])
-        rows = [(view.pool, row.rank, public_id(view.by_key[row.player]), _number(row.score),
-                 _number(row.opponents_score)) for view in pools for row in view.standings]
+        rows = [(view.pool, line.rank, public_id(view.by_key[line.key]), _number(line.score),
+                 _number(line.opponents_score))
+                for view in pools for line in view.standings.get(view.complete_rounds, [])]
         text = io.StringIO()
         write_table(text, columns=COLUMNS, rows=rows, fmt=options["format"])
         self.stdout.write(text.getvalue(), ending="")
