@@ -425,14 +425,7 @@ class _Reader:
             return
         self.players_read = True
         pools: dict[str, str] = {}  # casefolded pool -> the spelling first met, so 'a' and 'A' are one pool
-        count = 0
-        for number, values in _rows(
-            worksheet, min_row=2, max_col=max(columns.values()), columns=[c - 1 for c in columns.values()]
-        ):
-            count += 1
-            if count > MAX_PLAYERS:
-                raise Refused(refusal("too_many_players", limit=MAX_PLAYERS))
-            row = {key: values[position - 1] for key, position in columns.items()}
+        for number, row in _records(worksheet, columns, limit=MAX_PLAYERS, too_many="too_many_players"):
 
             def cell(key: str, number: int = number) -> str:
                 return f"{self.player_columns.get(key, 'A')}{number}"
@@ -522,14 +515,7 @@ class _Reader:
         rounds = self.fields.get("rounds")
         system_known = system if isinstance(system, str) else None
         tables_in_round: dict[int, int] = {}
-        count = 0
-        for number, values in _rows(
-            worksheet, min_row=2, max_col=max(columns.values()), columns=[c - 1 for c in columns.values()]
-        ):
-            count += 1
-            if count > MAX_GAMES:
-                raise Refused(refusal("too_many_games", limit=MAX_GAMES))
-            row = {key: values[position - 1] for key, position in columns.items()}
+        for number, row in _records(worksheet, columns, limit=MAX_GAMES, too_many="too_many_games"):
 
             def cell(key: str, number: int = number) -> str:
                 return f"{self.game_columns.get(key, self.game_columns['round'])}{number}"
@@ -759,6 +745,17 @@ def _raw_rows(worksheet: Any, *, min_row: int, max_row: int | None, max_col: int
     # (A1:XFD1048576) would make openpyxl pad every row to 16,384 cells. max_col bounds the width instead.
     worksheet.reset_dimensions()
     return worksheet.iter_rows(min_row=min_row, max_row=max_row, min_col=1, max_col=max_col, values_only=True)
+
+
+def _records(worksheet: Any, columns: dict[str, int], *, limit: int, too_many: str
+             ) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(row number, {key: value}) of a Players or Games row that is not blank, `columns` giving each key's
+    1-based position; refused as `too_many` past `limit` rows."""
+    rows = _rows(worksheet, min_row=2, max_col=max(columns.values()), columns=[c - 1 for c in columns.values()])
+    for count, (number, values) in enumerate(rows, start=1):
+        if count > limit:
+            raise Refused(refusal(too_many, limit=limit))
+        yield number, {key: values[position - 1] for key, position in columns.items()}
 
 
 def _rows(
