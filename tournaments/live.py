@@ -222,7 +222,8 @@ def _drop_proposal(live: LiveTournament, pool: str, number: int) -> None:
 
 
 def _next_table(live: LiveTournament, number: int) -> int:
-    """Tables are numbered within a round across every pool (PAIRING.md §2.5)."""
+    """Tables are numbered within a round across every pool (PAIRING.md §2.5): a pool's pairing (its own proposal
+    dropped first) and a late player's forfeit continue from the last table of the round."""
     used = LiveTable.objects.filter(round__live=live, round__number=number).aggregate(m=Max("table"))["m"]
     return (used or 0) + 1
 
@@ -302,6 +303,16 @@ def _pool_for_round(state: PoolState, number: int) -> tuple[Pool, list[Entrant]]
     return Pool(players, order, state.met(), round=number, rounds=state.live.tournament.rounds), players
 
 
+def _pool_to_pair(live: LiveTournament, pool: str) -> tuple[LiveTournament, PoolState, int]:
+    """The live tournament locked, the pool's state and the number of its next round; refused for an unknown pool,
+    a pool whose rounds are all paired or whose last round still lacks results."""
+    live = _locked(live)
+    state = pool_state(live, pool)
+    if not state.entrants:
+        raise LiveRefused.one("no_such_pool", pool=pool)
+    return live, state, _next_number(state)
+
+
 def _next_number(state: PoolState) -> int:
     rounds = state.live.tournament.rounds
     if state.played >= rounds:
@@ -319,11 +330,7 @@ def round_pair(live: LiveTournament, *, pool: str = "A", method: str | None = No
                user=None) -> LiveRound:
     """Propose the next round of a pool by the charter (any earlier proposal is replaced)."""
     with transaction.atomic():
-        live = _locked(live)
-        state = pool_state(live, pool)
-        if not state.entrants:
-            raise LiveRefused.one("no_such_pool", pool=pool)
-        number = _next_number(state)
+        live, state, number = _pool_to_pair(live, pool)
         if method is not None and number != 1:
             raise LiveRefused.one("method_round_one_only")
         system = live.systems.get(pool)
@@ -371,11 +378,7 @@ def round_pair_manually(live: LiveTournament, *, pool: str = "A", pairs: Sequenc
                         reason: str = "", user=None) -> LiveRound:
     """The referee's own pairs for the next round (round 1 `manual`, or a round the rules cannot pair)."""
     with transaction.atomic():
-        live = _locked(live)
-        state = pool_state(live, pool)
-        if not state.entrants:
-            raise LiveRefused.one("no_such_pool", pool=pool)
-        number = _next_number(state)
+        live, state, number = _pool_to_pair(live, pool)
         if number == 1:
             players = _rules_entrants(state, 1)
             if MANUAL not in round_one_methods(len(players), live.tournament.rounds):
@@ -398,7 +401,7 @@ def _manual_round(live: LiveTournament, state: PoolState, number: int, pairs: Se
     elsewhere = [key_of(e) for e in live.entrants.exclude(pool=state.pool)]
     try:
         pairing = pair_manually(rules_pool, pairs, withdrawn=withdrawn, elsewhere=elsewhere,
-                                first_table=_first_table_of(live, state.pool, number))
+                                first_table=_next_table(live, number))
     except PairingRefused as exc:
         raise _refused(exc) from None
     warnings = [asdict(w) for w in pairing.warnings]
@@ -410,13 +413,6 @@ def _manual_round(live: LiveTournament, state: PoolState, number: int, pairs: Se
                                       seed=seed, warnings=warnings, reason=reason.strip())
     _save_tables(round_, state, [(p.table, p.a, p.b) for p in pairing.pairs])
     return round_
-
-
-def _first_table_of(live: LiveTournament, pool: str, number: int) -> int:
-    """The first table of this pool's round: after the tables other pools use in the same round."""
-    used = (LiveTable.objects.filter(round__live=live, round__number=number).exclude(round__pool=pool)
-            .aggregate(m=Max("table"))["m"])
-    return (used or 0) + 1
 
 
 def round_swap(round_: LiveRound, first: int, second: int, *, reason: str = "", user=None) -> LiveRound:
