@@ -11,6 +11,15 @@ from rules.spreadsheet import neutralised_row
 FORMATS = ("csv", "json")
 
 
+def write_report_issues(command, report: dict) -> None:
+    """A sheet report's issues, one line each with its cell: errors on stderr, warnings on stdout (import_results
+    and live_publish print them alike)."""
+    for issue in report["errors"]:
+        command.stderr.write(f"  error {issue['sheet']}!{issue['cell']}: {issue['message']}")
+    for issue in report["warnings"]:
+        command.stdout.write(f"  warning {issue['sheet']}!{issue['cell']}: {issue['message']}")
+
+
 def write_table(stream, *, columns: Sequence[str], rows: Iterable[Sequence], fmt: str) -> None:
     try:
         _write(stream, columns=columns, rows=rows, fmt=fmt)

@@ -3,6 +3,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
+from adlg_site.command_output import write_report_issues
 from ratings.services import ReplayBusy, replay_pending
 from rules.sheet.report import Issue, Report
 from tournaments.services import SheetOutcome, sheet_import_bytes
@@ -61,7 +62,4 @@ class Command(BaseCommand):
                               + (f"; new players {new}" if new else ""))
         else:
             self.stderr.write(f"{path}: refused, nothing imported")
-        for issue in report["errors"]:
-            self.stderr.write(f"  error {issue['sheet']}!{issue['cell']}: {issue['message']}")
-        for issue in report["warnings"]:
-            self.stdout.write(f"  warning {issue['sheet']}!{issue['cell']}: {issue['message']}")
+        write_report_issues(self, report)

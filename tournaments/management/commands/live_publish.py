@@ -1,6 +1,7 @@
 import json
 from pathlib import Path
 
+from adlg_site.command_output import write_report_issues
 from ratings.services import ReplayBusy, replay_pending
 from tournaments.live import live_publish, live_workbook
 from tournaments.management.live_command import LiveCommand, Refused
@@ -49,7 +50,4 @@ class Command(LiveCommand):
                               + (f"; workbook written to {out}" if out else "") + ".")
         else:
             self.stderr.write(f"tournament {live.pk}: the workbook is refused, nothing published")
-        for issue in report["errors"]:
-            self.stderr.write(f"  error {issue['sheet']}!{issue['cell']}: {issue['message']}")
-        for issue in report["warnings"]:
-            self.stdout.write(f"  warning {issue['sheet']}!{issue['cell']}: {issue['message']}")
+        write_report_issues(self, report)
