@@ -13,6 +13,8 @@ made of LiveTournament.version, so the phones that poll it every few seconds mos
 
 from __future__ import annotations
 
+import functools
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
@@ -85,11 +87,16 @@ def _current_number(view: selectors.LiveView) -> int | None:
     return max(numbers) if numbers else None
 
 
-def _live_or_start(tournament: Tournament):
-    live = selectors.live_of(tournament.pk)
-    if live is None:
-        return None, redirect("referee:live_start", tournament_id=tournament.pk)
-    return live, None
+def running_live(view):
+    """Passes the tournament's live run to the view as `live`; a tournament not run live yet goes to its start."""
+    @functools.wraps(view)
+    def wrapper(request, tournament: Tournament, *args, **kwargs):
+        live = selectors.live_of(tournament.pk)
+        if live is None:
+            return redirect("referee:live_start", tournament_id=tournament.pk)
+        return view(request, tournament, live, *args, **kwargs)
+
+    return wrapper
 
 
 # --- the referee's list and start ---------------------------------------------------------------------------
@@ -154,17 +161,15 @@ def _players_page(request, tournament, live, *, add_form=None, errors=(), status
 
 @referee_only
 @require_GET
-def live_players(request, tournament: Tournament):
-    live, start = _live_or_start(tournament)
-    return start or _players_page(request, tournament, live)
+@running_live
+def live_players(request, tournament: Tournament, live: LiveTournament):
+    return _players_page(request, tournament, live)
 
 
 @referee_only
 @require_POST
-def live_add(request, tournament: Tournament):
-    live, start = _live_or_start(tournament)
-    if start:
-        return start
+@running_live
+def live_add(request, tournament: Tournament, live: LiveTournament):
     form = AddPlayerForm(request.POST)
     if not form.is_valid():
         return _players_page(request, tournament, live, add_form=form, status=400)
@@ -179,10 +184,8 @@ def live_add(request, tournament: Tournament):
 
 @referee_only
 @require_POST
-def live_withdraw(request, tournament: Tournament):
-    live, start = _live_or_start(tournament)
-    if start:
-        return start
+@running_live
+def live_withdraw(request, tournament: Tournament, live: LiveTournament):
     form = WithdrawForm(request.POST)
     entrant = None
     if form.is_valid():
@@ -231,17 +234,15 @@ def _run_page(request, tournament, live, *, errors=(), status=200, swap_forms=No
 
 @referee_only
 @require_GET
-def live_run(request, tournament: Tournament):
-    live, start = _live_or_start(tournament)
-    return start or _run_page(request, tournament, live)
+@running_live
+def live_run(request, tournament: Tournament, live: LiveTournament):
+    return _run_page(request, tournament, live)
 
 
 @referee_only
 @require_POST
-def live_pair(request, tournament: Tournament):
-    live, start = _live_or_start(tournament)
-    if start:
-        return start
+@running_live
+def live_pair(request, tournament: Tournament, live: LiveTournament):
     form = PairForm(request.POST)
     if not form.is_valid():
         return _run_page(request, tournament, live, errors=[_("Choose a method.")], status=400)
@@ -260,11 +261,9 @@ def live_pair(request, tournament: Tournament):
 
 @referee_only
 @require_POST
-def live_pair_manually(request, tournament: Tournament):
+@running_live
+def live_pair_manually(request, tournament: Tournament, live: LiveTournament):
     """The referee's own pairs: round 1 `manual`, or a round the rules cannot pair without a rematch."""
-    live, start = _live_or_start(tournament)
-    if start:
-        return start
     form = ManualPairsForm(request.POST)
     view = selectors.live_view(live, language=_lang())
     if not form.is_valid():
@@ -289,10 +288,8 @@ def _round_of(live: LiveTournament, round_id: int) -> LiveRound:
 
 @referee_only
 @require_POST
-def live_swap(request, tournament: Tournament, round_id: int):
-    live, start = _live_or_start(tournament)
-    if start:
-        return start
+@running_live
+def live_swap(request, tournament: Tournament, live: LiveTournament, round_id: int):
     round_ = _round_of(live, round_id)
     keys = [(k, str(k)) for t in round_.tables.select_related("a", "b") for k in _keys(t)]
     form = SwapForm(request.POST, players=keys)
@@ -315,10 +312,8 @@ def _keys(table: LiveTable) -> list[int]:
 
 @referee_only
 @require_POST
-def live_round_publish(request, tournament: Tournament, round_id: int):
-    live, start = _live_or_start(tournament)
-    if start:
-        return start
+@running_live
+def live_round_publish(request, tournament: Tournament, live: LiveTournament, round_id: int):
     round_ = _round_of(live, round_id)
     try:
         round_publish(round_, user=request.user)
@@ -331,10 +326,8 @@ def live_round_publish(request, tournament: Tournament, round_id: int):
 
 @referee_only
 @require_POST
-def live_self_entry(request, tournament: Tournament):
-    live, start = _live_or_start(tournament)
-    if start:
-        return start
+@running_live
+def live_self_entry(request, tournament: Tournament, live: LiveTournament):
     form = SelfEntryForm(request.POST)
     form.is_valid()
     try:
@@ -347,10 +340,8 @@ def live_self_entry(request, tournament: Tournament):
 
 @referee_only
 @require_POST
-def live_publish_view(request, tournament: Tournament):
-    live, start = _live_or_start(tournament)
-    if start:
-        return start
+@running_live
+def live_publish_view(request, tournament: Tournament, live: LiveTournament):
     try:
         outcome = live_publish(live, user=request.user)
     except LiveRefused as exc:
@@ -397,19 +388,17 @@ def _results_page(request, tournament, live, number, *, errors=None, forms=None,
 
 @referee_only
 @require_GET
-def live_results(request, tournament: Tournament, number: int):
-    live, start = _live_or_start(tournament)
-    return start or _results_page(request, tournament, live, number)
+@running_live
+def live_results(request, tournament: Tournament, live: LiveTournament, number: int):
+    return _results_page(request, tournament, live, number)
 
 
 @referee_only
 @require_POST
-def live_result(request, tournament: Tournament, number: int, table: int):
+@running_live
+def live_result(request, tournament: Tournament, live: LiveTournament, number: int, table: int):
     """One table's result: POST result, a_losses, b_losses, free (on/absent), reason (a change once the next round
     is paired)."""
-    live, start = _live_or_start(tournament)
-    if start:
-        return start
     codes = tournament.system.get_ruleset().result_codes
     form = ResultForm(request.POST, codes=codes, auto_id=f"t{table}-%s")
     if not form.is_valid():

@@ -275,3 +275,17 @@ def test_pairs_by_hand_that_are_not_ids_are_refused_with_the_line(client, live, 
     response = client.post(reverse("referee:live_pair_manually", args=[live.pk]), {"pool": "A", "pairs": "12 x"})
     assert response.status_code == 400 and "Line 1" in response.content.decode()
     assert not live.rounds.exists()
+
+
+def test_a_calendar_tournament_not_run_live_yet_sends_its_referee_to_the_start_page(client, referee):
+    from tests import factories
+    from tournaments.models import Tournament
+
+    tournament = factories.tournament("Not live yet", status=Tournament.REGISTERED)
+    tournament.referees.add(referee)
+    _signed_in(client, referee)
+    start = reverse("referee:live_start", args=[tournament.pk])
+    assert client.get(reverse("referee:live_run", args=[tournament.pk]))["Location"] == start
+    posted = client.post(reverse("referee:live_pair", args=[tournament.pk]), {"pool": "A"})
+    assert posted.status_code == 302 and posted["Location"] == start
+    assert not LiveTournament.objects.filter(pk=tournament.pk).exists()
