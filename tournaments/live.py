@@ -34,7 +34,7 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 from players.audit import audit_record
-from players.models import Club, Player
+from players.models import Club, Country, Player
 from ratings.models import RatingSystem
 from ratings.selectors import current_ratings
 from rules import facts
@@ -473,6 +473,7 @@ def results_record(live: LiveTournament, number: int, results: Sequence[Result],
             round__live=live, round__number=number).select_related("round", "a", "b")}
         problems: list[tuple[str, dict]] = []
         changed: list[LiveTable] = []
+        altered: set[tuple[str, int]] = set()  # (pool, round) of a result entered before that now changes
         for result in results:
             table = tables.get(result.table)
             if table is None:
@@ -480,10 +481,13 @@ def results_record(live: LiveTournament, number: int, results: Sequence[Result],
                 continue
             problems += _result_problems(live, table, result)
             if not problems:
+                entered = (table.result, table.a_losses, table.b_losses, table.free)
+                if table.result and entered != (result.result, result.a_losses, result.b_losses, result.free):
+                    altered.add((table.round.pool, table.round.number))
                 changed.append(_apply(table, result, user))
         if problems:
             raise LiveRefused(problems)
-        later = _later_rounds(live, changed)
+        later = _later_rounds(live, altered)
         if later and not reason.strip():
             raise LiveRefused.one("result_changed_reason", round=number)
         if later:
@@ -493,7 +497,7 @@ def results_record(live: LiveTournament, number: int, results: Sequence[Result],
                 round_.save(update_fields=["reason"])
         LiveTable.objects.bulk_update(changed, ["result", "a_losses", "b_losses", "free", "entered_by",
                                                 "entered_at", "claim_a", "claim_b"])
-        if later or any(t.result for t in changed):
+        if changed:
             audit_record(user=user, action="live_results", obj=live.tournament,
                          summary=f"round {number}: {len(changed)} results", changes={"reason": reason} if later
                          else None)
@@ -501,18 +505,15 @@ def results_record(live: LiveTournament, number: int, results: Sequence[Result],
     return changed
 
 
-def _later_rounds(live: LiveTournament, changed: Sequence[LiveTable]) -> list[int]:
-    """Rounds paired after a result that now changes (a first entry changes nothing paired)."""
+def _later_rounds(live: LiveTournament, altered: Iterable[tuple[str, int]]) -> list[int]:
+    """The rounds paired after those whose results changed (a first entry changes nothing paired)."""
     rounds = set()
-    for table in changed:
-        if table._previous and table._previous != (table.result, table.a_losses, table.b_losses, table.free):
-            rounds |= set(live.rounds.filter(pool=table.round.pool, number__gt=table.round.number)
-                          .values_list("pk", flat=True))
+    for pool, number in altered:
+        rounds |= set(live.rounds.filter(pool=pool, number__gt=number).values_list("pk", flat=True))
     return sorted(rounds)
 
 
 def _apply(table: LiveTable, result: Result, user) -> LiveTable:
-    table._previous = (table.result, table.a_losses, table.b_losses, table.free) if table.result else None
     table.result, table.a_losses, table.b_losses, table.free = (result.result, result.a_losses, result.b_losses,
                                                                 result.free)
     table.entered_by = user if getattr(user, "is_authenticated", False) else None
@@ -666,8 +667,6 @@ def live_start_from_json(data: dict, *, user=None, today: date | None = None) ->
         raise LiveRefused.one("fault", message=f"bad value: {exc}") from None
     if end < start or not 1 <= rounds <= 12:
         raise LiveRefused.one("fault", message="the end date is before the start, or rounds is not 1-12")
-    from players.models import Country
-
     if not Country.objects.filter(pk=str(data["country"]).upper()).exists():
         raise LiveRefused.one("fault", message=f"unknown country {data['country']!r}")
     club = None
