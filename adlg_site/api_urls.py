@@ -5,6 +5,7 @@ from functools import lru_cache
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.urls import path, re_path
+from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.response import Response
@@ -15,9 +16,9 @@ from adlg_site.api_base import PublicReadMixin
 from championship.api import ChampionshipRankingView, ChampionshipYearListView
 from players.api import PlayerDetailView, PlayerListView
 from ratings.api import RatingSystemListView, RulesetDetailView, RulesetListView
-from tournaments import api_upload
 from tournaments.api import TournamentDetailView, TournamentListView
-from tournaments.live_api import LiveDetailView, LiveListView, LiveRoundView
+from tournaments.live.api import LiveDetailView, LiveListView, LiveRoundView
+from tournaments.sheets import api as api_upload
 
 app_name = "api"
 
@@ -45,8 +46,6 @@ class ApiRootView(PublicReadMixin, APIView):
 @lru_cache(maxsize=1)
 def _operations() -> list[dict]:
     """The operations of the schema, for the docs page (generated once per process)."""
-    from drf_spectacular.generators import SchemaGenerator
-
     schema = SchemaGenerator(urlconf="adlg_site.urls").get_schema(request=None, public=True)
     rows = []
     for route, methods in schema.get("paths", {}).items():

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import sys
 from collections.abc import Iterable, Sequence
 
 from rules.spreadsheet import neutralised_row
@@ -25,9 +27,6 @@ def write_table(stream, *, columns: Sequence[str], rows: Iterable[Sequence], fmt
         _write(stream, columns=columns, rows=rows, fmt=fmt)
     except BrokenPipeError:
         # The reader stopped early (`| head`): not an error of ours, and no traceback for it.
-        import os
-        import sys
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 

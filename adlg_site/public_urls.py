@@ -5,8 +5,8 @@ from django.urls import path
 from championship import views as championship
 from players import views as players
 from ratings import views as ratings
-from tournaments import live_views as live
 from tournaments import views as tournaments
+from tournaments.live import public_views as live
 
 urlpatterns = [
     path("", players.home, name="home"),

@@ -20,7 +20,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/", include("adlg_site.api_urls")),
-    path("referee/", include("tournaments.referee_urls")),
+    path("referee/", include("tournaments.sheets.urls")),
     path("board/", include("players.board_urls")),
     path("accounts/", include("players.account_urls")),
     path("", include("adlg_site.public_urls")),

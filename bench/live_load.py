@@ -58,7 +58,10 @@ def build(url: str) -> int:
     from adlg_site.reference_data import ensure_reference_data
     from players.models import Club, Player
     from ratings.models import PlayerRating
-    from tournaments.live import NewEntrant, Result, live_begin, results_record, round_pair, round_publish
+    from tournaments.live.entrants import NewEntrant
+    from tournaments.live.results import Result, results_record
+    from tournaments.live.rounds import round_pair, round_publish
+    from tournaments.live.start import live_begin
     from tournaments.models import LiveTable, Tournament
 
     call_command("migrate", verbosity=0)

@@ -159,7 +159,7 @@ def _correctable(end_before):
 def _imported(data: bytes, name: str) -> float:
     """Seconds from the upload of `data` to its ratings being readable (the import, then the replay)."""
     from ratings.services import replay_pending
-    from tournaments.services import sheet_import_bytes
+    from tournaments.sheets.services import sheet_import_bytes
 
     started = time.perf_counter()
     outcome = sheet_import_bytes(data=data, file_name=name)

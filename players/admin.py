@@ -7,6 +7,7 @@ from players.admin_forms import ClubForm, PlayerForm
 from players.admin_mixins import AuditedAdmin
 from players.models import AuditEntry, Club, Country, OpeningBalance, Player, RetiredId, Sanction
 from players.services import next_free_id_preview, player_ids_allocate
+from ratings.requests import replay_request
 
 
 @admin.register(Country)
@@ -65,8 +66,6 @@ class PlayerAdmin(AuditedAdmin):
         if formset.model is OpeningBalance:
             # An opening balance is where a player's history starts: its systems are replayed from scratch,
             # as an import of opening balances does.
-            from ratings.requests import replay_request
-
             touched = [*formset.new_objects, *(obj for obj, _ in formset.changed_objects), *formset.deleted_objects]
             for system_id in sorted({balance.system_id for balance in touched}):
                 replay_request(system=system_id, since=None, reason="opening balance changed in the admin")

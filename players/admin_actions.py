@@ -30,6 +30,7 @@ from django.utils.translation import gettext_lazy
 
 from players import permissions
 from players.audit import audit_record, model_changes, snapshot
+from players.governance import yellow_cards_expire
 
 
 def _require(rule, request) -> None:
@@ -46,7 +47,7 @@ def _one(modeladmin, request, queryset):
 
 @admin.action(description=gettext_lazy("Give a sanction (yellow, red, exclusion) to the selected player"))
 def give_sanction(modeladmin, request, queryset):
-    _require(permissions.can_sanction, request)
+    _require(permissions.is_board, request)
     player = _one(modeladmin, request, queryset)
     if player is None:
         return None
@@ -55,7 +56,7 @@ def give_sanction(modeladmin, request, queryset):
 
 @admin.action(description=gettext_lazy("Merge the two selected players (the lower ID is kept)"))
 def merge_two_players(modeladmin, request, queryset):
-    _require(permissions.can_merge, request)
+    _require(permissions.is_board, request)
     ids = sorted(queryset.values_list("pk", flat=True)[:3])
     if len(ids) != 2:
         modeladmin.message_user(request, _("Select exactly two players to merge."), messages.WARNING)
@@ -66,9 +67,7 @@ def merge_two_players(modeladmin, request, queryset):
 
 @admin.action(description=gettext_lazy("Erase the yellow cards older than one year now"))
 def expire_yellow_cards_now(modeladmin, request, queryset):
-    from players.governance import yellow_cards_expire
-
-    _require(permissions.can_sanction, request)
+    _require(permissions.is_board, request)
     count = yellow_cards_expire(today=timezone.localdate())
     modeladmin.message_user(request, _("%(count)d yellow card(s) erased.") % {"count": count}, messages.SUCCESS)
 
@@ -82,19 +81,19 @@ def _tournament_page(modeladmin, request, queryset, *, rule, page: str):
 
 @admin.action(description=gettext_lazy("Decide whether the selected tournament counts for the championship"))
 def override_championship(modeladmin, request, queryset):
-    return _tournament_page(modeladmin, request, queryset, rule=permissions.can_override,
+    return _tournament_page(modeladmin, request, queryset, rule=permissions.is_board,
                             page="board:tournament_override")
 
 
 @admin.action(description=gettext_lazy("Withdraw the results of the selected tournament"))
 def withdraw_results(modeladmin, request, queryset):
-    return _tournament_page(modeladmin, request, queryset, rule=permissions.can_withdraw_results,
+    return _tournament_page(modeladmin, request, queryset, rule=permissions.is_board,
                             page="board:tournament_withdraw")
 
 
 @admin.action(description=gettext_lazy("Approve a registration exception for the selected tournament"))
 def approve_registration_exception(modeladmin, request, queryset):
-    return _tournament_page(modeladmin, request, queryset, rule=permissions.can_approve_exception,
+    return _tournament_page(modeladmin, request, queryset, rule=permissions.is_board,
                             page="board:tournament_exception")
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
+from django.apps import apps
 from django.db import models
 from django.utils.translation import gettext
 
@@ -87,8 +88,6 @@ def _is_record(value: list) -> bool:
 
 
 def _field_names(object_type: str) -> dict[str, str]:
-    from django.apps import apps
-
     try:
         model = apps.get_model(object_type)
     except (LookupError, ValueError):
@@ -113,3 +112,20 @@ def _shown(value) -> str:
     if isinstance(value, dict):
         return "; ".join(f"{key.replace('_', ' ')}: {_shown(item)}" for key, item in value.items()) or "—"
     return str(value)
+
+
+def audit_entries(*, action: str = "", object_type: str = "", object_id: str = "", username: str = "",
+                  since: date | None = None):
+    """The audit trail filtered for the board's reader."""
+    qs = AuditEntry.objects.select_related("user")
+    if action:
+        qs = qs.filter(action=action)
+    if object_type:
+        qs = qs.filter(object_type__iexact=object_type)
+    if object_id:
+        qs = qs.filter(object_id=object_id)
+    if username:
+        qs = qs.filter(user__username__iexact=username)
+    if since:
+        qs = qs.filter(at__date__gte=since)
+    return qs

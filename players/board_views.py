@@ -21,21 +21,27 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
 from players import permissions
-from players.audit import change_lines
+from players.audit import audit_entries, change_lines
 from players.governance import (
     GovernanceError,
-    audit_entries,
     merge_conflicts,
     player_merge,
     player_retire_id,
     sanction_give,
     sanction_withdraw,
-    tournament_exception_approve,
-    tournament_override,
-    tournament_results_withdraw,
 )
 from players.models import AuditEntry, Player, RetiredId, Sanction
 from players.services import next_free_id_preview
+from ratings.models import ReplayRequest
+from tournaments.models import Game, Tournament
+from tournaments.registration import (
+    club_year_tournaments,
+    format_key,
+    registration_failures,
+    registration_message,
+)
+from tournaments.selectors import charter_failure_text
+from tournaments.services import tournament_exception_approve, tournament_override, tournament_results_withdraw
 
 # --- forms -------------------------------------------------------------------------------------------------------
 
@@ -66,8 +72,6 @@ class TournamentChoiceField(forms.ModelChoiceField):
 
 def _recent_tournaments():
     """The tournaments a sanction may concern: those of the last two years and the next month, newest first."""
-    from tournaments.models import Tournament
-
     today = timezone.localdate()
     return (Tournament.objects.filter(end_date__gte=today.replace(year=today.year - 2),
                                       start_date__lte=today + timedelta(days=31))
@@ -165,7 +169,7 @@ class AuditFilterForm(forms.Form):
 @require_safe
 def home(request):
     """The referees' and the board's start page: each sees the links of their role."""
-    board = permissions.can_view_board(request.user)
+    board = permissions.is_board(request.user)
     return render(request, "board/home.html",
                   {"board": board, "next_free_id": next_free_id_preview() if board else None,
                    "failed_replays": failed_replays() if board else []})
@@ -174,13 +178,11 @@ def home(request):
 def failed_replays() -> list:
     """The replays that failed and wait for the board (a fact to correct, or the worker's database down): the
     ratings of their system stay as they were until one succeeds."""
-    from ratings.models import ReplayRequest
-
     return list(ReplayRequest.objects.filter(status=ReplayRequest.FAILED).select_related("system")
                 .order_by("-finished_at", "-id")[:20])
 
 
-@permissions.rule_required(permissions.can_sanction)
+@permissions.rule_required(permissions.is_board)
 @require_http_methods(["GET", "POST"])
 def sanctions(request):
     """Give a sanction in two steps: the form, then a confirmation that shows the player and what will follow
@@ -215,13 +217,13 @@ def sanctions(request):
     return render(request, "board/sanctions.html", {"form": form, "sanctions": current})
 
 
-@permissions.rule_required(permissions.can_sanction)
+@permissions.rule_required(permissions.is_board)
 @require_http_methods(["GET", "POST"])
 def sanction_withdraw_view(request, pk: int):
     """Withdraw a card or an exclusion, with a reason: the page shows whom it concerns and what follows."""
     sanction = get_object_or_404(Sanction.objects.select_related("player__club", "player__country", "tournament",
                                                                  "created_by"), pk=pk)
-    if sanction.kind == Sanction.EXCLUSION and not permissions.can_exclude(request.user):
+    if sanction.kind == Sanction.EXCLUSION and not permissions.is_board(request.user):
         raise PermissionDenied
     form = SanctionWithdrawForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -243,8 +245,6 @@ def sanction_withdraw_view(request, pk: int):
 
 
 def _record(player: Player) -> dict:
-    from tournaments.models import Game
-
     return {
         "player": player,
         "games": Game.objects.filter(Q(player_a=player) | Q(player_b=player)).count(),
@@ -257,7 +257,7 @@ def _record(player: Player) -> dict:
     }
 
 
-@permissions.rule_required(permissions.can_merge)
+@permissions.rule_required(permissions.is_board)
 @require_http_methods(["GET", "POST"])
 def merge(request):
     data = request.POST if request.method == "POST" else (request.GET if "keep" in request.GET else None)
@@ -281,7 +281,7 @@ def merge(request):
     return render(request, "board/merge.html", {"form": form})
 
 
-@permissions.rule_required(permissions.can_retire_id)
+@permissions.rule_required(permissions.is_board)
 @require_http_methods(["GET", "POST"])
 def ids(request):
     form = RetireIdForm(request.POST or None)
@@ -300,11 +300,9 @@ def ids(request):
     })
 
 
-@permissions.rule_required(permissions.can_override)
+@permissions.rule_required(permissions.is_board)
 @require_safe
 def tournaments(request):
-    from tournaments.models import Tournament
-
     query = (request.GET.get("q") or "").strip()
     qs = Tournament.objects.select_related("system", "country").annotate(referee_count=Count("referees")).order_by(
         "-end_date", "-start_date", "-id")
@@ -317,7 +315,7 @@ def tournaments(request):
                   {"page": page, "query": query, "failed_replays": failed_replays()})
 
 
-@permissions.rule_required(permissions.can_override, tournament_kwarg="pk")
+@permissions.rule_required(permissions.is_board, tournament_kwarg="pk")
 @require_http_methods(["GET", "POST"])
 def override(request, tournament):
     initial = {"counts": {True: "yes", False: "no", None: ""}[tournament.counts_override],
@@ -333,8 +331,6 @@ def override(request, tournament):
         else:
             messages.success(request, _("Decision recorded; the championship is being recomputed."))
             return redirect("board:tournaments")
-    from tournaments.selectors import charter_failure_text
-
     outcome = getattr(tournament, "outcome", None)  # none until the replay has seen the tournament
     language = getattr(request, "LANGUAGE_CODE", "en")
     failures = [charter_failure_text(f, language) for f in (outcome.charter_failures if outcome else []) or []]
@@ -342,7 +338,7 @@ def override(request, tournament):
                   {"tournament": tournament, "form": form, "outcome": outcome, "failures": failures})
 
 
-@permissions.rule_required(permissions.can_withdraw_results, tournament_kwarg="pk")
+@permissions.rule_required(permissions.is_board, tournament_kwarg="pk")
 @require_http_methods(["GET", "POST"])
 def withdraw(request, tournament):
     form = WithdrawForm(request.POST or None)
@@ -358,16 +354,9 @@ def withdraw(request, tournament):
                                                    "games": tournament.games.count()})
 
 
-@permissions.rule_required(permissions.can_approve_exception, tournament_kwarg="pk")
+@permissions.rule_required(permissions.is_board, tournament_kwarg="pk")
 @require_http_methods(["GET", "POST"])
 def exception(request, tournament):
-    from tournaments.registration import (
-        club_year_tournaments,
-        format_key,
-        registration_failures,
-        registration_message,
-    )
-
     form = ExceptionForm(request.POST or None, initial={"approved": tournament.exception_approved,
                                                         "reason": tournament.exception_reason})
     if request.method == "POST" and form.is_valid():
@@ -393,7 +382,7 @@ def exception(request, tournament):
     })
 
 
-@permissions.rule_required(permissions.can_view_audit)
+@permissions.rule_required(permissions.is_board)
 @require_safe
 def audit(request):
     form = AuditFilterForm(request.GET or None)

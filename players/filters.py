@@ -5,8 +5,8 @@ from __future__ import annotations
 import django_filters
 
 from adlg_site.api_base import IntegerFilter
+from players.selectors import player_search_q
 from ratings.models import PlayerRating, RatingSystem
-from ratings.rating_list import player_search_q
 
 
 def _search(queryset, name, value):

@@ -1,4 +1,5 @@
-"""The technical board's decisions: sanctions, exclusions, merges, retired IDs, championship overrides.
+"""The technical board's decisions about players: sanctions, exclusions, merges, retired IDs (its decisions about
+tournaments are tournaments.services').
 
 Terms (RULES.md §8, charter App. 7 §3):
 - *yellow card*: kept one year, then erased. ``expires_on`` is the last day it is kept: decided on 10 March 2025,
@@ -33,6 +34,8 @@ from django.utils.translation import gettext as _
 
 from players.audit import audit_record, model_changes, snapshot
 from players.models import SPARE_ID, OpeningBalance, Player, RetiredId, Sanction
+from ratings.requests import replay_request
+from tournaments.models import Game, Registration
 
 
 class GovernanceError(ValueError):
@@ -63,8 +66,6 @@ def _player_systems(player_ids: list[int]) -> dict[str, date | None]:
 
     None means "from scratch" (an opening balance starts the history before any tournament).
     """
-    from tournaments.models import Game, Registration
-
     systems: dict[str, date | None] = {}
 
     def add(code: str, day: date | None) -> None:
@@ -93,8 +94,6 @@ def _retire(player_id: int, reason: str) -> None:
 
 def player_exclude(*, player: Player, reason: str, user, decided_on: date | None = None) -> Sanction:
     """Exclude a player: leaves every public list, ID retired, games void, history replayed from scratch."""
-    from ratings.requests import replay_request
-
     reason = _require_reason(reason, _("Give the reason for the exclusion: it is required."))
     decided_on = decided_on or timezone.localdate()
     with transaction.atomic():
@@ -186,8 +185,6 @@ def sanction_withdraw(*, sanction: Sanction, reason: str, user) -> Player:
 
 def player_exclusion_withdraw(*, sanction: Sanction, reason: str, user) -> Player:
     """Withdraw an exclusion: the player is back on every list with their ID and games; history replays."""
-    from ratings.requests import replay_request
-
     reason = _require_reason(reason, _("Give the reason for the withdrawal: it is kept in the audit log."))
     with transaction.atomic():
         sanction = Sanction.objects.select_for_update().get(pk=sanction.pk)
@@ -256,8 +253,6 @@ def player_retire_id(*, player_id: int, reason: str, user) -> RetiredId:
 def merge_conflicts(*, keep: Player, duplicate: Player) -> list[str]:
     """Why these two records cannot be merged (empty: they can). The board's page shows them before its button,
     and `player_merge` checks them again under its locks."""
-    from tournaments.models import Game, Registration
-
     if keep.pk == duplicate.pk:
         return [_("Choose two different players: a record cannot be merged into itself.")]
     problems = []
@@ -294,9 +289,6 @@ def merge_conflicts(*, keep: Player, duplicate: Player) -> list[str]:
 
 def player_merge(*, keep: Player, duplicate: Player, user) -> Player:
     """Move the duplicate's registrations, games, opening balances, cards and account to `keep`."""
-    from ratings.requests import replay_request
-    from tournaments.models import Game, Registration
-
     if keep.pk == duplicate.pk:
         raise GovernanceError(_("Choose two different players: a record cannot be merged into itself."))
     with transaction.atomic():
@@ -329,100 +321,3 @@ def player_merge(*, keep: Player, duplicate: Player, user) -> Player:
         for code, since in sorted(systems.items()):
             replay_request(system=code, since=since, reason=f"player {duplicate.pk} merged into {keep.pk}")
     return keep
-
-
-# --- championship ------------------------------------------------------------------------------------------------
-
-
-def tournament_override(*, tournament, counts: bool | None, reason: str, user):
-    """The board decides whether a tournament counts for the championship (None: follow the charter's checks)."""
-    from ratings.requests import replay_request
-    from tournaments.models import Tournament
-
-    reason = (reason or "").strip()
-    if counts is not None and not reason:
-        raise GovernanceError(_("Give the reason for the decision: it is shown publicly next to the tournament."))
-    with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        if tournament.counts_override == counts and tournament.override_reason == reason:
-            return tournament
-        before = snapshot(tournament)
-        tournament.counts_override = counts
-        tournament.override_reason = reason
-        tournament.save(update_fields=["counts_override", "override_reason"])
-        label = {True: "counts", False: "does not count", None: "follows the charter's checks"}[counts]
-        audit_record(user=user, action="tournament_override", obj=tournament,
-                     summary=f"Tournament {tournament.pk} {label}", changes=model_changes(tournament, before))
-        replay_request(system=tournament.system_id, since=tournament.end_date,
-                       reason=f"championship override of tournament {tournament.pk}")
-    return tournament
-
-
-def tournament_results_withdraw(*, tournament, reason: str, user):
-    """Take a tournament's results out (a sheet imported by mistake, results the board annuls): its games and
-    registrations go, it is back to announced, and the replay from its end recomputes everything after it: its
-    rating events, standings, outcome and championship points go with that replay, the only writer of derived
-    rows."""
-    from ratings.requests import replay_request
-    from tournaments.models import Tournament
-
-    reason = (reason or "").strip()
-    if not reason:
-        raise GovernanceError(_("Give the reason for withdrawing the results: it is kept in the audit log."))
-    with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        if tournament.status == Tournament.REGISTERED:
-            raise GovernanceError(_("This tournament has no results to withdraw."))
-        games = tournament.games.count()
-        tournament.games.all().delete()
-        tournament.registrations.all().delete()
-        tournament.status = Tournament.REGISTERED
-        tournament.save(update_fields=["status"])
-        audit_record(user=user, action="tournament_results_withdrawn", obj=tournament,
-                     summary=f"Results of tournament {tournament.pk} withdrawn ({games} games)",
-                     changes={"reason": reason, "games": games})
-        replay_request(system=tournament.system_id, since=tournament.end_date,
-                       reason=f"results of tournament {tournament.pk} withdrawn")
-    return tournament
-
-
-def tournament_exception_approve(*, tournament, approved: bool, reason: str, user):
-    """Approve (or withdraw) an exception to the registration rules of charter App. 1 §1-2."""
-    from ratings.requests import replay_request
-    from tournaments.models import Tournament
-
-    reason = (reason or "").strip()
-    if approved and not reason:
-        raise GovernanceError(_("Give the reason for the exception: it is required."))
-    with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        before = snapshot(tournament)
-        tournament.exception_approved = approved
-        tournament.exception_reason = reason
-        tournament.save(update_fields=["exception_approved", "exception_reason"])
-        audit_record(user=user, action="tournament_exception", obj=tournament,
-                     summary=f"Registration exception {'approved' if approved else 'withdrawn'} for tournament "
-                             f"{tournament.pk}", changes=model_changes(tournament, before))
-        if tournament.games.exists():
-            replay_request(system=tournament.system_id, since=tournament.end_date,
-                           reason=f"registration exception of tournament {tournament.pk}")
-    return tournament
-
-
-def audit_entries(*, action: str = "", object_type: str = "", object_id: str = "", username: str = "",
-                  since: date | None = None):
-    """The audit trail filtered for the board's reader (a selector)."""
-    from players.models import AuditEntry
-
-    qs = AuditEntry.objects.select_related("user")
-    if action:
-        qs = qs.filter(action=action)
-    if object_type:
-        qs = qs.filter(object_type__iexact=object_type)
-    if object_id:
-        qs = qs.filter(object_id=object_id)
-    if username:
-        qs = qs.filter(user__username__iexact=username)
-    if since:
-        qs = qs.filter(at__date__gte=since)
-    return qs

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from rules.rulesets import SPARE_ID
@@ -20,8 +21,6 @@ class Country(models.Model):
         verbose_name_plural = _("countries")
 
     def __str__(self) -> str:
-        from django.utils.translation import get_language
-
         french = (get_language() or "").startswith("fr") and self.name_fr
         return f"{self.name_fr if french else self.name} ({self.code})"
 

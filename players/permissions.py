@@ -20,22 +20,19 @@ absence.
 Only the board makes an account a referee (the admin, or naming it as a referee of a tournament it registers):
 a referee may name as co-referees only accounts that referee already (tournaments.registration_views).
 
-Stable API (others import these names):
+What others import:
 
-    is_board(user)                                  is_referee(user)
-    is_referee_of(user, tournament)                 player_of(user) -> Player | None
-    can_view_sanctions(user, player, *, today=None) can_view_sanction_reason(user)
-    can_view_tournament_cards(user, tournament, *, today=None)
+    is_board(user)                                  the board's decisions (sanctions, merges, IDs, overrides,
+                                                    exceptions, withdrawn results, closed years, the audit log)
+    is_referee(user)                                is_referee_of(user, tournament)
+    player_of(user) -> Player | None
+    can_view_sanctions(user, player, *, today=None) can_view_tournament_cards(user, tournament, *, today=None)
     visible_sanctions(user, qs=None, *, today=None) -> Sanction queryset (empty when nothing may be seen)
-    can_upload_sheet(user, tournament)              can_correct(user, tournament)
-    can_manage_tournament(user, tournament)         my_tournaments(user) -> Tournament queryset
-    can_register_tournament(user)                   can_approve_exception(user)
-    can_sanction(user)  can_exclude(user)  can_merge(user)  can_retire_id(user)  can_override(user)
-    can_close_year(user)  can_view_audit(user)  can_view_board(user)  can_view_next_id(user)
+    can_manage_tournament(user, tournament)         its sheets, corrections and tournament day
+    can_send_sheet(user, tournament | None)         can_see_sheet(user, sheet)
+    my_tournaments(user) -> Tournament queryset     can_register_tournament(user)
     rule_required(rule, *, tournament_kwarg=None)   view decorator (below)
-    permission_for(rule=None, *, object_rule=None, public_read=False)   DRF permission class factory
-    IsBoard, CanUploadSheet                         ready-made DRF permission classes
-    tournament_of(obj)                              the tournament of an API object (itself or obj.tournament)
+    permission_for(rule)                            a DRF permission class from a rule of the user
 
 Every ``can_*`` function takes the user first and returns a bool; anonymous and inactive users get False.
 """
@@ -52,7 +49,10 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import F, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.permissions import BasePermission
+
+from players.models import Player, Sanction
+from tournaments.models import Registration, Tournament
 
 # --- roles ------------------------------------------------------------------------------------------------------
 
@@ -81,8 +81,6 @@ def player_of(user):
     """The federation record linked to this account, or None."""
     if not _active(user):
         return None
-    from players.models import Player
-
     return Player.objects.filter(user=user).first()
 
 
@@ -97,8 +95,6 @@ CARDS_AFTER_END = timedelta(days=7)
 def cards_registrations(user, *, today: date | None = None, tournament=None) -> QuerySet:
     """The registrations that let this referee see a player's cards: in a tournament they referee, made before
     its first day, the tournament not over for more than CARDS_AFTER_END."""
-    from tournaments.models import Registration
-
     qs = Registration.objects.filter(
         tournament__referees=user,
         tournament__end_date__gte=_today(today) - CARDS_AFTER_END,
@@ -112,8 +108,6 @@ def cards_registrations(user, *, today: date | None = None, tournament=None) -> 
 
 def visible_sanctions(user, qs: QuerySet | None = None, *, today: date | None = None) -> QuerySet:
     """The sanctions of `qs` (default: all) this user may see, with the player's identity."""
-    from players.models import Sanction
-
     if qs is None:
         qs = Sanction.objects.all()
     if is_board(user):
@@ -137,9 +131,6 @@ def can_view_sanctions(user, player, *, today: date | None = None) -> bool:
     return cards_registrations(user, today=today).filter(player=player).exists()
 
 
-def can_view_sanction_reason(user) -> bool:
-    return is_board(user)
-
 
 def can_view_tournament_cards(user, tournament, *, today: date | None = None) -> bool:
     """The cards page of a tournament: the board always, its referees until a week after it ends."""
@@ -152,20 +143,11 @@ def can_view_tournament_cards(user, tournament, *, today: date | None = None) ->
 
 
 def can_manage_tournament(user, tournament) -> bool:
+    """Its result sheets and corrections, its tournament day: the board and the tournament's referees."""
     return is_board(user) or is_referee_of(user, tournament)
 
 
-def can_upload_sheet(user, tournament) -> bool:
-    return can_manage_tournament(user, tournament)
-
-
-def can_correct(user, tournament) -> bool:
-    return can_manage_tournament(user, tournament)
-
-
 def my_tournaments(user) -> QuerySet:
-    from tournaments.models import Tournament
-
     if not _active(user):
         return Tournament.objects.none()
     return Tournament.objects.filter(referees=user)
@@ -180,61 +162,25 @@ def can_send_sheet(user, tournament) -> bool:
     any referee."""
     if tournament is None:
         return can_register_tournament(user)
-    return can_upload_sheet(user, tournament)
+    return can_manage_tournament(user, tournament)
 
 
 def can_see_sheet(user, sheet) -> bool:
     """An uploaded sheet: the board, whoever sent it, and the referees of its tournament."""
     if is_board(user) or (sheet.uploaded_by_id is not None and sheet.uploaded_by_id == user.pk):
         return True
-    return sheet.tournament is not None and can_correct(user, sheet.tournament)
+    return sheet.tournament is not None and can_manage_tournament(user, sheet.tournament)
 
 
-def can_approve_exception(user) -> bool:
-    return is_board(user)
 
 
-# --- the board's decisions -------------------------------------------------------------------------------------
 
 
-def can_sanction(user) -> bool:
-    return is_board(user)
 
 
-def can_exclude(user) -> bool:
-    return is_board(user)
 
 
-def can_merge(user) -> bool:
-    return is_board(user)
 
-
-def can_retire_id(user) -> bool:
-    return is_board(user)
-
-
-def can_override(user) -> bool:
-    return is_board(user)
-
-
-def can_close_year(user) -> bool:
-    return is_board(user)
-
-
-def can_withdraw_results(user) -> bool:
-    return is_board(user)
-
-
-def can_view_audit(user) -> bool:
-    return is_board(user)
-
-
-def can_view_board(user) -> bool:
-    return is_board(user)
-
-
-def can_view_next_id(user) -> bool:
-    return is_board(user)
 
 
 # --- views -------------------------------------------------------------------------------------------------------
@@ -264,8 +210,6 @@ def rule_required(rule: Callable[..., bool], *, tournament_kwarg: str | None = N
             if not _active(user):  # before any lookup: a visitor learns nothing, not even which IDs exist
                 return redirect_to_login(request.get_full_path())
             if tournament_kwarg is not None:
-                from tournaments.models import Tournament
-
                 tournament = get_object_or_404(Tournament, pk=kwargs.pop(tournament_kwarg))
                 allowed = rule(user, tournament) if takes_tournament else rule(user)
                 kwargs["tournament"] = tournament
@@ -283,45 +227,12 @@ def rule_required(rule: Callable[..., bool], *, tournament_kwarg: str | None = N
 # --- the API (Django REST framework) -----------------------------------------------------------------------------
 
 
-def tournament_of(obj):
-    """The tournament an API object belongs to: itself, or its ``tournament`` attribute."""
-    from tournaments.models import Tournament
-
-    if isinstance(obj, Tournament):
-        return obj
-    return getattr(obj, "tournament", None)
-
-
-def permission_for(rule: Callable[[object], bool] | None = None, *,
-                   object_rule: Callable[[object, object], bool] | None = None,
-                   public_read: bool = False) -> type[BasePermission]:
-    """A DRF permission class from the rules above.
-
-    `rule(user)` guards the view, `object_rule(user, tournament)` each object (through `tournament_of`);
-    with `public_read`, GET/HEAD/OPTIONS are open to everybody.
-    """
+def permission_for(rule: Callable[[object], bool]) -> type[BasePermission]:
+    """A DRF permission class that lets through the users `rule(user)` allows."""
 
     class RulePermission(BasePermission):
         def has_permission(self, request, view):
-            if public_read and request.method in SAFE_METHODS:
-                return True
-            return rule is None or rule(request.user)
+            return rule(request.user)
 
-        def has_object_permission(self, request, view, obj):
-            if public_read and request.method in SAFE_METHODS:
-                return True
-            return object_rule is None or object_rule(request.user, tournament_of(obj))
-
-    RulePermission.__name__ = f"Permission_{getattr(rule, '__name__', 'any')}_{getattr(object_rule, '__name__', 'any')}"
+    RulePermission.__name__ = f"May_{rule.__name__}"
     return RulePermission
-
-
-def _board_or_referee(user) -> bool:
-    return is_board(user) or is_referee(user)
-
-
-IsBoard = permission_for(is_board)
-IsBoard.__name__ = "IsBoard"
-# Reading is public; uploading needs the board or a referee of that tournament.
-CanUploadSheet = permission_for(_board_or_referee, object_rule=can_upload_sheet, public_read=True)
-CanUploadSheet.__name__ = "CanUploadSheet"

@@ -7,6 +7,7 @@ from rest_framework import serializers
 
 from ratings.models import PlayerRating, RatingEvent
 from ratings.selectors import rank_by_code
+from rules.ranks import next_rank
 
 
 class RankSerializer(serializers.Serializer):
@@ -83,8 +84,6 @@ class PlayerSystemRatingSerializer(_RankNames, serializers.ModelSerializer):
 
     @extend_schema_field(NextRankSerializer(allow_null=True))
     def get_next_rank(self, obj: PlayerRating):
-        from rules.ranks import next_rank
-
         ruleset = self.context.get("rulesets", {}).get(obj.system_id)
         nxt = next_rank(ruleset, obj.rating, obj.games) if ruleset else None
         return NextRankSerializer(nxt).data if nxt else None

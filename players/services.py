@@ -12,6 +12,8 @@ from django.db.models import Max
 
 from players.audit import audit_record
 from players.models import SPARE_ID, Club, Country, IdAllocator, OpeningBalance, Player, RetiredId
+from ratings.models import RatingSystem
+from ratings.requests import replay_request
 
 
 class PlayerInputError(ValueError):
@@ -151,9 +153,6 @@ def _parse_opening(row: dict, problems: list[str]):
 
 def players_import_csv(*, text: str, system_code: str = "adlg", user=None) -> PlayerImportResult:
     """Add or update players from the old site's list, all or nothing (COMMANDS.md `import_players`)."""
-    from ratings.models import RatingSystem
-    from ratings.requests import replay_request
-
     rows = _parse_player_rows(text)
     retired = set(RetiredId.objects.filter(id__in=[r["id"] for r in rows]).values_list("id", flat=True))
     if retired:

@@ -12,17 +12,10 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
-from players.selectors import (
-    PlayerProfile,
-    SystemSection,
-    player_by_exact_id,
-    player_lookup,
-    player_profile,
-    player_search,
-    public_notices,
-)
+from players.selectors import player_by_exact_id, player_lookup, player_search, public_notices
 from ratings.charts import ADJUSTMENT, OPENING, TOURNAMENT, ChartLabels, ChartPoint, rating_chart_svg
 from ratings.models import RatingEvent
+from ratings.player_history import PlayerProfile, SystemSection, player_profile
 from ratings.selectors import country_name, rank_name, rating_systems, ruleset_ranks, top_ratings
 from tournaments.selectors import latest_rated_tournaments, upcoming_tournaments
 

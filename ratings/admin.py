@@ -23,7 +23,7 @@ class ClosedYearAdmin(admin.ModelAdmin):
     fields = ["system", "year"]
 
     def has_add_permission(self, request):
-        return permissions.can_close_year(request.user)
+        return permissions.is_board(request.user)
 
     def has_change_permission(self, request, obj=None):
         return False

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from django.db import transaction
+from django.utils import timezone
 
 from players.audit import audit_record
 from ratings.models import ClosedYear, RatingSystem
@@ -17,8 +18,6 @@ class YearCloseError(ValueError):
 
 def year_close(*, year: int, user=None, systems: list[str] | None = None) -> list[tuple[str, bool]]:
     """Close `year` for every rating system (or those named); a year already closed is left as it is."""
-    from django.utils import timezone
-
     if year < 1900 or year > timezone.localdate().year:
         raise YearCloseError(f"{year} cannot be closed: give a year between 1900 and {timezone.localdate().year}.")
     done = []

@@ -7,15 +7,14 @@ rows that only the replay (ratings.services) writes, so a full replay from scrat
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from rules.rulesets import RULESETS, get_ruleset
+
 
 def validate_ruleset(code: str) -> None:
-    from django.core.exceptions import ValidationError
-
-    from rules.rulesets import RULESETS
-
     if code not in RULESETS:
         raise ValidationError(_("Unknown ruleset %(code)s: choose one of %(codes)s."),
                               params={"code": code, "codes": ", ".join(RULESETS)})
@@ -37,8 +36,6 @@ class RatingSystem(models.Model):
         return self.name
 
     def get_ruleset(self):
-        from rules.rulesets import get_ruleset
-
         return get_ruleset(self.ruleset)
 
 

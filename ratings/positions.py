@@ -12,7 +12,9 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable
 
-from ratings.models import RatingCount
+from django.db.models import Count
+
+from ratings.models import PlayerRating, RatingCount
 
 
 class Positions:
@@ -66,10 +68,6 @@ def with_positions(rows: Iterable, *, known: dict[str, Positions] | None = None)
 def rating_counts_recount(system_code: str) -> None:
     """Rebuild RatingCount from PlayerRating, for ratings written outside the replay (test factories and the
     page benchmark); the replay keeps the counts itself."""
-    from django.db.models import Count
-
-    from ratings.models import PlayerRating
-
     RatingCount.objects.filter(system_id=system_code).delete()
     RatingCount.objects.bulk_create(
         [RatingCount(system_id=system_code, rating=value, players=n) for value, n in

@@ -31,6 +31,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from players.models import SPARE_ID, Player, RetiredId
+from players.selectors import player_search_q
 from ratings.models import PlayerRating, RatingSystem
 from ratings.positions import Positions, with_positions
 from rules.ranks import rank_by_code
@@ -241,15 +242,3 @@ def rating_rows(keys: list[int], *, system: RatingSystem | str, by_player: bool 
     return with_positions((r for r in found if r.player.excluded_at is None and r.player.merged_into_id is None
                            and r.player_id != SPARE_ID),
                           known={system_code: positions} if positions is not None else None)
-
-
-def player_search_q(query: str, *, prefix: str = "") -> Q:
-    """Every word of `query` in the first or last name; a number also matches the ID exactly."""
-    words = query.split()
-    condition = Q()
-    for word in words:
-        condition &= Q(**{f"{prefix}last_name__icontains": word}) | Q(**{f"{prefix}first_name__icontains": word})
-    stripped = query.strip()
-    if stripped.isdigit():
-        condition |= Q(**{f"{prefix}id": int(stripped)})
-    return condition

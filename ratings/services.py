@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from ratings.models import RatingSystem, ReplayLock, ReplayRequest
 from ratings.replay import ReplaySummary, ratings_replay
+from tournaments.models import Sheet
 
 
 class ReplayBusy(Exception):
@@ -56,8 +57,6 @@ def replay_pending(*, system_code: str) -> list[ReplaySummary]:
 
 def replay_failed(*, system_code: str, error: str) -> None:
     """After the last retry: say so on the requests and their sheets (a later replay still covers them)."""
-    from tournaments.models import Sheet
-
     with transaction.atomic():
         ids = list(ReplayRequest.objects.filter(
             system_id=system_code, status__in=[ReplayRequest.PENDING, ReplayRequest.RUNNING]
@@ -68,8 +67,6 @@ def replay_failed(*, system_code: str, error: str) -> None:
 
 
 def _mark_sheets_published(request_ids: list[int]) -> None:
-    from tournaments.models import Sheet
-
     Sheet.objects.filter(replay_request_id__in=request_ids, status__in=[Sheet.IMPORTED, Sheet.FAILED]).update(
         status=Sheet.REPLAYED)
 

@@ -9,9 +9,11 @@ from datetime import timedelta
 from celery import shared_task
 from django.utils import timezone
 
+from ratings.closing import year_close
 from ratings.models import ReplayRequest
 from ratings.requests import requests_failed_retried
 from ratings.services import ReplayBusy, replay_failed, replay_pending
+from tournaments.fact_checks import faulty_games
 
 logger = logging.getLogger(__name__)
 # A request whose replay failed for good (every retry spent: a database down for long, say) is tried again this
@@ -54,8 +56,6 @@ def replay_system(self, system_code: str) -> int:
 
 
 def _faulty_facts(system_code: str) -> list[str]:
-    from tournaments.fact_checks import faulty_games
-
     try:
         return faulty_games(system_code=system_code)
     except Exception:  # the database itself may be what failed: then the retries below are the answer
@@ -108,7 +108,5 @@ def sweep_replay_requests(older_than_seconds: int = 60) -> list[str]:
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=30, max_retries=5)
 def close_year_task(year: int | None = None) -> list[str]:
     """The yearly downgrade, scheduled at 23:30 on 31 December (Europe/Paris): closes the current year."""
-    from ratings.closing import year_close
-
     year = year or timezone.localdate().year
     return [system for system, created in year_close(year=year, user=None) if created]

@@ -15,6 +15,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from openpyxl import Workbook
 
 from championship.selectors import championship_rules
 from ratings.models import RatingSystem
@@ -183,8 +184,6 @@ def rating_list_csv(request, system: str):
 
 
 def rating_list_xlsx(request, system: str):
-    from openpyxl import Workbook
-
     current, rows = _export_rows(request, system)
     workbook = Workbook(write_only=True)  # streams rows to the file: memory stays flat on 100,000 players
     sheet = workbook.create_sheet(current.name[:31])

@@ -67,6 +67,38 @@ def round_points(points: float) -> Decimal:
     return Decimal(repr(points)).quantize(CENT, rounding=ROUND_HALF_UP)
 
 
+@dataclass(frozen=True)
+class ChampionshipTerms:
+    """The terms of one result's points, as the pages show them (see "terms" above)."""
+
+    players: int  # ranked players of the pool, before the cap
+    n: int  # N: capped at 2^(rounds + 1)
+    rank: int  # R
+    score: float  # the tournament score, before the Worlds' multiplier
+    s: float  # S: the score the formula uses (x 1.2 at the Worlds)
+    t: int  # T: scored rounds
+    worlds: bool
+    placing: float  # 20 x log10(N) x (N + 1 - R) / N, never below 0
+    scoring: float  # (S / 2T) x (1 + T/10)
+    points: Decimal  # their sum, to two decimals: the result's points
+
+    @property
+    def capped(self) -> bool:
+        return self.n < self.players
+
+
+def championship_terms(*, players: int, rounds: int, rank: int, score: float, games: int,
+                       worlds: bool = False) -> ChampionshipTerms:
+    """The two terms of a result's points, as the replay adds them (rules.championship.tournament_points); their
+    sum is the stored points."""
+    placing = term_placing(players=players, rounds=rounds, rank=rank)
+    scoring = term_score(score=score, games=games, worlds=worlds)
+    return ChampionshipTerms(
+        players=players, n=min(players, 2 ** (rounds + 1)), rank=rank, score=score,
+        s=score * WORLDS_MULTIPLIER if worlds else score, t=games, worlds=worlds,
+        placing=placing, scoring=scoring, points=round_points(placing + scoring))
+
+
 def has_national_ranking(registered_players: int) -> bool:
     """A country has a national ranking once it has NATIONAL_MINIMUM registered (not excluded) players."""
     return registered_players >= NATIONAL_MINIMUM

@@ -177,7 +177,7 @@ class Sheet(models.Model):
 
 class UploadAttempt(models.Model):
     """One result sheet sent by one account, on the upload page or the API, whatever became of it: the count of
-    the last hour limits uploads (tournaments.upload_limits). Kept a day."""
+    the last hour limits uploads (tournaments.sheets.upload_limits). Kept a day."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     at = models.DateTimeField(default=timezone.now)

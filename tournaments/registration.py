@@ -24,6 +24,14 @@ import re
 from collections.abc import Sequence
 from datetime import date
 
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+
+from players.audit import audit_record, model_changes
+from players.permissions import can_register_tournament, is_board
+from tournaments.models import Tournament
+
 MIN_NOTICE_MONTHS = 2
 MAX_PER_CLUB_AND_YEAR = 2
 
@@ -146,8 +154,6 @@ class RegistrationRefused(Exception):  # noqa: N818 - a refusal the referee read
 
 def club_year_tournaments(*, club_id, system_id: str, year: int, exclude_pk=None) -> list[tuple[int, str]]:
     """The club's official tournaments of that system starting in `year`, as (id, format key) (a selector)."""
-    from tournaments.models import Tournament
-
     if club_id is None:
         return []
     qs = Tournament.objects.filter(
@@ -169,20 +175,12 @@ def tournament_register(*, user, data: dict, today: date | None = None):
     besides `user`), and for the board only exception_approved, exception_reason.
     Raises PermissionDenied when the user may not register or approve, RegistrationRefused on charter failures.
     """
-    from django.core.exceptions import PermissionDenied
-    from django.db import transaction
-    from django.utils import timezone
-
-    from players.audit import audit_record, model_changes
-    from players.permissions import can_approve_exception, can_register_tournament, is_board
-    from tournaments.models import Tournament
-
     if not can_register_tournament(user):
         raise PermissionDenied
     today = today or timezone.localdate()
     exception = bool(data.get("exception_approved"))
     exception_reason = (data.get("exception_reason") or "").strip()
-    if exception and not can_approve_exception(user):
+    if exception and not is_board(user):
         raise PermissionDenied
     if exception and not exception_reason:
         raise ValueError("An approved exception needs its reason.")

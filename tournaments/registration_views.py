@@ -113,7 +113,7 @@ class RegistrationForm(forms.Form):
 @permissions.rule_required(permissions.can_register_tournament)
 @require_http_methods(["GET", "POST"])
 def register(request):
-    board = permissions.can_approve_exception(request.user)
+    board = permissions.is_board(request.user)
     form = RegistrationForm(request.POST or None, board=board)
     failures: list[str] = []
     if request.method == "POST" and form.is_valid():
@@ -175,6 +175,6 @@ def cards(request, tournament):
         {
             "tournament": tournament,
             "sanctions": sanctions,
-            "show_reason": permissions.can_view_sanction_reason(request.user),
+            "show_reason": permissions.is_board(request.user),
         },
     )

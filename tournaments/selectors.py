@@ -34,9 +34,9 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from championship.models import ChampionshipResult
-from championship.selectors import ChampionshipTerms, championship_terms
 from players.models import SPARE_ID, Country, Player
 from ratings.models import RatingEvent
+from rules.championship import ChampionshipTerms, championship_terms
 from rules.charter import MIN_CLUBS, MIN_PLAYERS, CharterFailure, charter_failure_message, minimum_rounds
 from rules.facts import Entrant
 from rules.facts import Game as GameFact

@@ -8,8 +8,8 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from tournaments.services import unimported_sheets_purge
-from tournaments.upload_limits import WINDOW, upload_attempts_forget
+from tournaments.sheets.services import unimported_sheets_purge
+from tournaments.sheets.upload_limits import WINDOW, upload_attempts_forget
 
 
 @shared_task(acks_late=True)

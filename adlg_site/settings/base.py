@@ -148,7 +148,7 @@ SHEET_MAX_BYTES = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = SHEET_MAX_BYTES + 512 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = SHEET_MAX_BYTES + 512 * 1024
 # Result sheets one account may send in an hour, on the upload page and the API together (counted in the
-# database: tournaments.upload_limits).
+# database: tournaments.sheets.upload_limits).
 SHEET_UPLOADS_PER_HOUR = 30
 # Uploads that were never imported (rejected, or checked and never confirmed) are deleted, file and report,
 # this many days after they were sent; imported sheets are kept for good.

@@ -67,12 +67,17 @@ def parse_date(value: object) -> date:
     raise ValueError(value)
 
 
+def new_player_tag(number: int) -> str:
+    """The ID cell of a player new to the federation: N1, N2, … (RESULT_SHEET.md); the import gives each an ID."""
+    return f"N{number}"
+
+
 def parse_player_key(value: object) -> str:
     """The key of an ID cell: '123' for a federation ID, '99' for the spare, 'N1' for a tag (any case)."""
     if isinstance(value, str) and _TAG.fullmatch(value.strip()):
         number = int(_TAG.fullmatch(value.strip())[1])
         if number >= 1:
-            return f"N{number}"
+            return new_player_tag(number)
         raise ValueError(value)
     number = parse_whole_number(value)
     if number < 1:

@@ -143,7 +143,7 @@ def admin_pages(d: Data) -> list[Page]:
 def live_pages(d: Data) -> list[Page]:
     """The tournament day (issue 23): the demo federation's tournament running live today (seed_demo), its public
     page and the referee's pages; the start page of a calendar tournament not yet run live."""
-    from tournaments.live_selectors import entrant_name
+    from tournaments.live.selectors import entrant_name
     from tournaments.models import LiveEntrant, LiveTournament
 
     live = LiveTournament.objects.filter(published_at__isnull=True).order_by("pk").first()

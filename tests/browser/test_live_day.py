@@ -35,7 +35,7 @@ def test_a_referee_runs_the_day_on_a_phone_and_a_player_follows_it(live_server, 
     from tests.live.helpers import federation_players
     from tests.live.test_live_service import _standings_and_ratings, live_workbook_of_games
     from tournaments.models import LiveRound, LiveTable, LiveTournament, Registration, Tournament
-    from tournaments.services import sheet_import_bytes
+    from tournaments.sheets.services import sheet_import_bytes
 
     players = federation_players(9)
     tournament = factories.tournament("Open du Direct", status=Tournament.REGISTERED, rounds=3)

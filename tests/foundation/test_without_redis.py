@@ -82,7 +82,7 @@ def test_a_failure_after_the_commit_says_the_sheet_was_imported(client, referee,
     client.force_login(referee)
     upload(client, valid_sheet(tournament).build())
     sheet = Sheet.objects.get()
-    from tournaments import referee_views
+    from tournaments.sheets import views as referee_views
 
     real_import = referee_views.sheet_import
 

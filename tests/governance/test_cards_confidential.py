@@ -18,7 +18,7 @@ from players.models import AuditEntry, Player, Sanction
 from tests.governance.factories import make_player, make_tournament
 from tests.sheets.builders import SheetBuilder
 from tournaments.models import Registration
-from tournaments.services import sheet_import_bytes
+from tournaments.sheets.services import sheet_import_bytes
 
 pytestmark = pytest.mark.django_db
 

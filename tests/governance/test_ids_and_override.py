@@ -8,11 +8,12 @@ from datetime import date
 import pytest
 from django.db import connection, transaction
 
-from players.governance import GovernanceError, player_exclude, player_retire_id, tournament_override
+from players.governance import GovernanceError, player_exclude, player_retire_id
 from players.models import AuditEntry, RetiredId
 from players.services import next_free_id_preview, player_ids_allocate
 from ratings.models import ReplayRequest
 from tests.governance.factories import make_player, make_tournament
+from tournaments.services import tournament_override
 
 
 @pytest.mark.django_db

@@ -20,40 +20,22 @@ ROLES = ["anonymous", "player", "referee", "other_referee", "board"]
 # action -> the roles allowed. "referee" runs `tournament`, "other_referee" runs another one.
 MATRIX = {
     "view_sanctions": {"referee", "board"},
-    "upload_sheet": {"referee", "board"},
-    "correct": {"referee", "board"},
-    "manage_tournament": {"referee", "board"},
+    "manage_tournament": {"referee", "board"},  # its sheets, corrections and tournament day
+    "send_sheet": {"referee", "board"},
     "tournament_cards": {"referee", "board"},
-    "sanction": {"board"},
-    "exclude": {"board"},
-    "merge": {"board"},
-    "retire_id": {"board"},
-    "override": {"board"},
-    "close_year": {"board"},
-    "view_audit": {"board"},
+    "board_decisions": {"board"},  # sanctions, merges, IDs, overrides, exceptions, withdrawn results, the audit
     "register_tournament": {"referee", "other_referee", "board"},
-    "approve_exception": {"board"},
-    "withdraw_results": {"board"},
 }
 
 
 def check(action, user, tournament, entrant):
     return {
         "view_sanctions": lambda: permissions.can_view_sanctions(user, entrant),
-        "upload_sheet": lambda: permissions.can_upload_sheet(user, tournament),
-        "correct": lambda: permissions.can_correct(user, tournament),
         "manage_tournament": lambda: permissions.can_manage_tournament(user, tournament),
+        "send_sheet": lambda: permissions.can_send_sheet(user, tournament),
         "tournament_cards": lambda: permissions.can_view_tournament_cards(user, tournament),
-        "sanction": lambda: permissions.can_sanction(user),
-        "exclude": lambda: permissions.can_exclude(user),
-        "merge": lambda: permissions.can_merge(user),
-        "retire_id": lambda: permissions.can_retire_id(user),
-        "override": lambda: permissions.can_override(user),
-        "close_year": lambda: permissions.can_close_year(user),
-        "view_audit": lambda: permissions.can_view_audit(user),
+        "board_decisions": lambda: permissions.is_board(user),
         "register_tournament": lambda: permissions.can_register_tournament(user),
-        "approve_exception": lambda: permissions.can_approve_exception(user),
-        "withdraw_results": lambda: permissions.can_withdraw_results(user),
     }[action]()
 
 
@@ -65,8 +47,8 @@ def test_it_allows_exactly_the_roles_of_the_matrix(personas, tournament, entrant
 
 def test_it_refuses_an_inactive_board_member(board, tournament):
     board.is_active = False
-    assert not permissions.can_sanction(board)
-    assert not permissions.can_upload_sheet(board, tournament)
+    assert not permissions.is_board(board)
+    assert not permissions.can_manage_tournament(board, tournament)
 
 
 def test_it_lets_a_new_organiser_register_with_the_permission_the_board_grants(django_user_model):
@@ -75,7 +57,7 @@ def test_it_lets_a_new_organiser_register_with_the_permission_the_board_grants(d
     organiser.user_permissions.add(Permission.objects.get(codename="add_tournament"))
     organiser = django_user_model.objects.get(pk=organiser.pk)  # permissions are cached per instance
     assert permissions.can_register_tournament(organiser)
-    assert not permissions.can_sanction(organiser)
+    assert not permissions.is_board(organiser)
 
 
 # --- sanctions visibility ----------------------------------------------------------------------------------------
@@ -127,12 +109,7 @@ def test_it_hides_an_expired_yellow_card_from_the_referee_before_it_is_erased(re
     assert set(permissions.visible_sanctions(referee, today=day_after_expiry)) == {red}
 
 
-def test_it_keeps_the_reason_for_the_board(board, referee):
-    assert permissions.can_view_sanction_reason(board)
-    assert not permissions.can_view_sanction_reason(referee)
-
-
-# --- the decorator and the DRF classes ------------------------------------------------------------------------------
+# --- the decorator and the DRF permission --------------------------------------------------------------------------
 
 
 def test_it_lists_my_tournaments(referee, tournament, other_tournament):
@@ -140,27 +117,11 @@ def test_it_lists_my_tournaments(referee, tournament, other_tournament):
     assert list(permissions.my_tournaments(AnonymousUser())) == []
 
 
-@pytest.mark.parametrize(("role", "method", "allowed"), [
-    ("anonymous", "GET", True), ("anonymous", "POST", False), ("player", "POST", False),
-    ("other_referee", "POST", False), ("referee", "POST", True), ("board", "POST", True),
-])
-def test_it_lets_only_the_tournaments_referees_upload_through_the_api(personas, tournament, role, method, allowed):
-    request = SimpleNamespace(method=method, user=personas[role])
-    check_ = permissions.CanUploadSheet()
-    assert (check_.has_permission(request, None) and check_.has_object_permission(request, None, tournament)) is allowed
-
-
-def test_it_reads_the_tournament_of_an_api_object(tournament, entrant):
-    registration = tournament.registrations.get(player=entrant)
-    assert permissions.tournament_of(registration) == tournament
-    request = SimpleNamespace(method="DELETE", user=tournament.referees.get())
-    assert permissions.CanUploadSheet().has_object_permission(request, None, registration)
-
-
 @pytest.mark.parametrize("role", ROLES)
-def test_it_gives_the_board_class_to_the_board_only(personas, role):
-    request = SimpleNamespace(method="GET", user=personas[role])
-    assert permissions.IsBoard().has_permission(request, None) is (role == "board")
+def test_it_makes_a_drf_permission_of_a_rule(personas, role):
+    request = SimpleNamespace(method="POST", user=personas[role])
+    may_register = permissions.permission_for(permissions.can_register_tournament)()
+    assert may_register.has_permission(request, None) is (role in MATRIX["register_tournament"])
 
 
 # --- the pages ---------------------------------------------------------------------------------------------------

@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.ratings.helpers import imported, roster, sheet
-from tournaments.forms import megabytes, too_big_message
 from tournaments.models import Tournament
+from tournaments.sheets.forms import megabytes, too_big_message
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,10 @@ import random
 from datetime import date
 
 from tests import factories
-from tournaments.live import NewEntrant, Result, live_begin, results_record, round_pair, round_publish
+from tournaments.live.entrants import NewEntrant
+from tournaments.live.results import Result, results_record
+from tournaments.live.rounds import round_pair, round_publish
+from tournaments.live.start import live_begin
 from tournaments.models import LiveRound, LiveTable, LiveTournament, Tournament
 
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from players.models import Player
 from tests.live.helpers import federation_players, live_tournament, play_round
-from tournaments.live import round_pair, round_publish
+from tournaments.live.rounds import round_pair, round_publish
 from tournaments.models import LiveRound, LiveTable, LiveTournament
 
 pytestmark = pytest.mark.django_db
@@ -142,7 +142,7 @@ def test_the_fragment_answers_304_to_its_etag_until_something_changes(client, li
     assert first.status_code == 200
     etag = first["ETag"]
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
-    from tournaments.live import Result, results_record
+    from tournaments.live.results import Result, results_record
 
     results_record(live, 1, [Result(1, "A", 10, 50)])
     again = client.get(url, HTTP_IF_NONE_MATCH=etag)

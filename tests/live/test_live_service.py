@@ -10,25 +10,14 @@ from ratings.models import PlayerRating, RatingSystem
 from ratings.services import replay_from_scratch
 from rules.rulesets import SPARE_ID
 from tests.live.helpers import federation_players, live_tournament, play_round
-from tournaments.live import (
-    LiveRefused,
-    NewEntrant,
-    Result,
-    entrant_add,
-    entrant_withdraw,
-    key_of,
-    live_publish,
-    live_workbook,
-    pool_standings,
-    pool_state,
-    results_record,
-    round_pair,
-    round_pair_manually,
-    round_publish,
-    round_swap,
-)
+from tournaments.live.entrants import NewEntrant, entrant_add, entrant_withdraw
+from tournaments.live.pools import key_of, pool_standings, pool_state
+from tournaments.live.publication import live_publish, live_workbook
+from tournaments.live.refusals import LiveRefused
+from tournaments.live.results import Result, results_record
+from tournaments.live.rounds import round_pair, round_pair_manually, round_publish, round_swap
 from tournaments.models import Game, LiveTable, Standing, Tournament
-from tournaments.services import sheet_import_bytes
+from tournaments.sheets.services import sheet_import_bytes
 
 pytestmark = pytest.mark.django_db
 
@@ -185,7 +174,7 @@ def test_published_tournament_equals_the_same_games_uploaded_as_a_sheet():
 
 
 def live_workbook_of_games(tournament):
-    from tournaments.template import result_workbook
+    from tournaments.sheets.template import result_workbook
 
     games = [(g.round, g.table, g.player_a_id, g.player_b_id, g.result, g.a_losses, g.b_losses,
               "yes" if g.free else "no") for g in tournament.games.order_by("round", "table")]

@@ -26,7 +26,7 @@ from schemathesis.specs.openapi.checks import (
 
 from tests import factories
 from tests.live.helpers import federation_players, live_tournament, play_round
-from tournaments.live import round_pair
+from tournaments.live.rounds import round_pair
 
 schema = schemathesis.openapi.from_dict(SchemaGenerator().get_schema(request=None, public=True))
 schema.app = get_wsgi_application()

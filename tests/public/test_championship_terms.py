@@ -10,8 +10,7 @@ from decimal import Decimal
 import pytest
 
 from championship.models import ChampionshipResult
-from championship.selectors import championship_terms
-from rules.championship import round_points, tournament_points
+from rules.championship import championship_terms, round_points, tournament_points
 from tests.ratings.helpers import imported, roster, sheet
 
 

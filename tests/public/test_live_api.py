@@ -10,7 +10,8 @@ from django.test.utils import CaptureQueriesContext
 
 from rules.rulesets import SPARE_ID
 from tests.live.helpers import federation_players, live_tournament, play_round
-from tournaments.live import NewEntrant, entrant_add, round_pair, round_publish
+from tournaments.live.entrants import NewEntrant, entrant_add
+from tournaments.live.rounds import round_pair, round_publish
 
 pytestmark = pytest.mark.django_db
 

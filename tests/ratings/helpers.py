@@ -9,7 +9,7 @@ from players.services import players_import_csv
 from ratings.models import PlayerRating, RatingCount, RatingEvent
 from tests.sheets.builders import SheetBuilder
 from tournaments.models import Standing, TournamentOutcome
-from tournaments.services import sheet_import_bytes
+from tournaments.sheets.services import sheet_import_bytes
 
 ROSTER = """id,last_name,first_name,club,country,rating,games,as_of
 101,Martin,Paul,Alpha,FR,1350,40,2019-12-31

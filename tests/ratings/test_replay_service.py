@@ -108,7 +108,7 @@ def test_the_same_sheet_twice_changes_nothing_the_second_time():
 def test_a_sheet_matching_a_tournament_already_on_the_site_is_refused_with_its_id():
     roster()
     first = imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
-    from tournaments.services import sheet_import_bytes
+    from tournaments.sheets.services import sheet_import_bytes
 
     again = sheet_import_bytes(data=sheet(name="spring clash", start=date(2024, 3, 16),
                                           new_players=first.new_players), file_name="x.xlsx")
@@ -174,7 +174,7 @@ def test_a_tournament_that_stops_counting_leaves_the_championship_of_a_replay_fr
     from django.contrib.auth import get_user_model
 
     from championship.models import ChampionshipResult, ChampionshipTotal
-    from players.governance import tournament_override
+    from tournaments.services import tournament_override
 
     roster()
     spring = imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))

@@ -7,7 +7,7 @@ to adlg_site/api_urls.py (the sheet API is added here only when api_urls does no
 from django.urls import include, path
 
 from adlg_site import api_urls
-from tournaments import api_upload
+from tournaments.sheets import api as api_upload
 
 _patterns = list(api_urls.urlpatterns)
 if not any(getattr(p, "name", None) == "sheet-upload" for p in _patterns):

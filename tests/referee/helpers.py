@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from players.models import Club, Player
 from tests.sheets.builders import PLAYERS, POOL_B, SheetBuilder
-from tournaments.forms import XLSX_TYPE
 from tournaments.models import Registration, Tournament
+from tournaments.sheets.forms import XLSX_TYPE
 
 
 def create_known_players() -> dict[int, Player]:

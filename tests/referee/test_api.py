@@ -17,7 +17,7 @@ URL = "/api/sheets/"
 
 @pytest.fixture(autouse=True)
 def _api_urls(settings):
-    """adlg_site/api_urls.py includes tournaments.api_upload; until it does, the tests mount it themselves."""
+    """adlg_site/api_urls.py includes tournaments.sheets.api; until it does, the tests mount it themselves."""
     settings.ROOT_URLCONF = "tests.referee.api_urlconf"
 
 
@@ -137,7 +137,7 @@ def test_a_fault_of_the_site_is_a_500_with_a_sentence_and_keeps_nothing(referee,
     def broken(**kwargs):
         raise RuntimeError("the audit log is down")
 
-    monkeypatch.setattr("tournaments.services.audit_record", broken)
+    monkeypatch.setattr("tournaments.sheets.services.audit_record", broken)
     response = post(api(referee), valid_sheet(tournament).build())
     assert response.status_code == 500
     assert "nothing was kept" in response.json()["detail"]

@@ -19,8 +19,8 @@ from openpyxl import load_workbook
 
 from tests.referee.helpers import upload, valid_sheet
 from tests.sheets.test_limits import _with_players_xml
-from tournaments import services
 from tournaments.models import Sheet, UploadAttempt
+from tournaments.sheets import services
 from tournaments.tasks import purge_unimported_sheets
 
 pytestmark = pytest.mark.django_db

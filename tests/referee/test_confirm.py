@@ -92,7 +92,7 @@ def test_an_import_that_rolls_back_writes_and_enqueues_nothing(client, referee, 
     def broken(**kwargs):
         raise RuntimeError("the audit log is down")
 
-    monkeypatch.setattr("tournaments.services.audit_record", broken)  # the last write of the import
+    monkeypatch.setattr("tournaments.sheets.services.audit_record", broken)  # the last write of the import
     enqueued = []
     monkeypatch.setattr("ratings.tasks.enqueue_replay", enqueued.append)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:

@@ -12,8 +12,8 @@ from ratings.models import PlayerRating, RatingEvent, ReplayRequest
 from tests.referee.helpers import upload, valid_sheet
 from tests.sheets.builders import SheetBuilder
 from tournaments.models import Game, Registration, Sheet, Standing, Tournament
-from tournaments.preview import sheet_preview
-from tournaments.services import sheet_check, sheet_import_bytes
+from tournaments.sheets.preview import sheet_preview
+from tournaments.sheets.services import sheet_check, sheet_import_bytes
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from openpyxl import load_workbook
 from rules.sheet.reader import read_sheet
 from rules.sheet.report import Issue, Report
 from tests.sheets.builders import TODAY, SheetBuilder, streamed_players_sheet
-from tournaments.annotate import annotate_workbook
+from tournaments.sheets.annotate import annotate_workbook
 
 
 def faulty() -> tuple[bytes, Report]:

@@ -13,7 +13,7 @@ from rules.sheet.parsed import SheetTournament
 from rules.sheet.reader import read_sheet
 from tests.sheets.builders import GAME_HEADERS, PLAYER_HEADERS, TODAY, SheetBuilder
 from tests.sheets.lo import libreoffice_saved, needs_libreoffice
-from tournaments.template import blank_workbook, prefilled_workbook
+from tournaments.sheets.template import blank_workbook, prefilled_workbook
 
 SPRING_CLASH = SheetTournament(
     tournament_id=42,

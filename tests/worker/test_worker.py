@@ -14,7 +14,7 @@ from ratings.services import replay_from_scratch
 from ratings.tasks import sweep_replay_requests
 from tests.ratings.helpers import derived_state, roster, sheet
 from tournaments.models import Sheet
-from tournaments.services import sheet_import_bytes
+from tournaments.sheets.services import sheet_import_bytes
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -18,8 +18,9 @@ from django.db import DatabaseError
 
 from rules.pairing.messages import notice_text
 from rules.rulesets import SPARE_ID
-from tournaments.live import LiveRefused, key_of
-from tournaments.live_reads import SPARE_NAME, live_find, public_id
+from tournaments.live.pools import key_of
+from tournaments.live.refusals import LiveRefused
+from tournaments.live.selectors import SPARE_NAME, live_find, public_id
 from tournaments.models import LiveEntrant, LiveTournament, Tournament
 
 

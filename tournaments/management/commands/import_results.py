@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand
 from adlg_site.command_output import write_report_issues
 from ratings.services import ReplayBusy, replay_pending
 from rules.sheet.report import Issue, Report
-from tournaments.services import SheetOutcome, sheet_import_bytes
+from tournaments.sheets.services import SheetOutcome, sheet_import_bytes
 
 
 class Command(BaseCommand):

@@ -3,8 +3,8 @@ import json
 from django.db import transaction
 
 from rules.pairing import DRAW, ELO_LEVELS, HATS
-from tournaments.live import round_pair, round_publish
-from tournaments.live_reads import entrant_name, public_id
+from tournaments.live.rounds import round_pair, round_publish
+from tournaments.live.selectors import public_id, public_name
 from tournaments.management.live_command import LiveCommand, whole
 
 
@@ -37,7 +37,7 @@ class Command(LiveCommand):
                           + (f" ({round_.stage})" if round_.stage else "")
                           + (f", seed {round_.seed}" if round_.seed is not None else "") + ", published.")
         rows = [("table", "A", "", "B", "")] + [
-            (str(t.table), str(public_id(t.a)), entrant_name(t.a), str(public_id(t.b)), entrant_name(t.b))
+            (str(t.table), str(public_id(t.a)), public_name(t.a), str(public_id(t.b)), public_name(t.b))
             for t in tables]
         widths = [max(len(row[i]) for row in rows) for i in range(5)]
         for row in rows:

@@ -3,7 +3,7 @@ from pathlib import Path
 
 from adlg_site.command_output import write_report_issues
 from ratings.services import ReplayBusy, replay_pending
-from tournaments.live import live_publish, live_workbook
+from tournaments.live.publication import live_publish, live_workbook
 from tournaments.management.live_command import LiveCommand, Refused
 
 

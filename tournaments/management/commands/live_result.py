@@ -5,7 +5,8 @@ from pathlib import Path
 from django.db import transaction
 
 from rules.sheet.values import parse_boolean
-from tournaments.live import LiveRefused, Result, results_record
+from tournaments.live.refusals import LiveRefused
+from tournaments.live.results import Result, results_record
 from tournaments.management.live_command import LiveCommand, Refused, whole
 
 COLUMNS = ("table", "result", "a_losses", "b_losses", "free")

@@ -1,9 +1,8 @@
 import io
 
 from adlg_site.command_output import FORMATS, write_table
-from tournaments.live import LiveRefused
-from tournaments.live_reads import public_id
-from tournaments.live_selectors import live_view
+from tournaments.live.refusals import LiveRefused
+from tournaments.live.selectors import live_view, public_id
 from tournaments.management.live_command import LiveCommand
 
 COLUMNS = ("pool", "rank", "id", "score", "opponents_score")

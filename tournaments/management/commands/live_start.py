@@ -1,7 +1,7 @@
 import json
 from pathlib import Path
 
-from tournaments.live import live_start_from_json
+from tournaments.live.start import live_start_from_json
 from tournaments.management.live_command import LiveCommand, Refused
 
 

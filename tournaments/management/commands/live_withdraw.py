@@ -1,5 +1,5 @@
-from tournaments.live import entrant_withdraw
-from tournaments.live_reads import public_id
+from tournaments.live.entrants import entrant_withdraw
+from tournaments.live.selectors import public_id
 from tournaments.management.live_command import LiveCommand, whole
 
 

@@ -15,8 +15,12 @@ from ratings.closing import year_close
 from ratings.models import RatingSystem
 from ratings.services import ReplayBusy, replay_pending
 from tournaments import demo
-from tournaments.models import Tournament
-from tournaments.services import sheet_import_bytes
+from tournaments.live.entrants import NewEntrant
+from tournaments.live.results import Result, results_record
+from tournaments.live.rounds import round_pair, round_publish
+from tournaments.live.start import live_begin
+from tournaments.models import LiveTable, Tournament
+from tournaments.sheets.services import sheet_import_bytes
 
 
 class Command(BaseCommand):
@@ -103,9 +107,6 @@ class Command(BaseCommand):
 
     def _live_today(self, rng: random.Random, today: date, referee) -> None:
         """A tournament running live today: round 1 played, round 2 published with half its results in."""
-        from tournaments.live import NewEntrant, Result, live_begin, results_record, round_pair, round_publish
-        from tournaments.models import LiveTable
-
         system = RatingSystem.objects.get(code="adlg")
         city = demo.CLUBS["FR"][1][1]
         tournament = Tournament.objects.create(

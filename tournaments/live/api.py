@@ -22,8 +22,7 @@ from rest_framework.views import APIView
 
 from adlg_site.api_base import ERRORS, ErrorSerializer, PublicReadMixin, StandardPagination
 from rules.rulesets import SPARE_ID
-from tournaments.live_reads import SPARE_NAME, live_find, live_list
-from tournaments.live_selectors import LiveView, RoundView, live_view
+from tournaments.live.selectors import SPARE_NAME, LiveView, RoundView, live_find, live_list, live_view
 from tournaments.models import LiveEntrant, LiveTournament
 
 

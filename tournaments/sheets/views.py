@@ -5,7 +5,7 @@ The journey: download the template (blank, or pre-filled for a tournament on the
 the status page, which refreshes itself until the ratings are published (or the job failed).
 
 Who may do what is decided by players.permissions; receiving, checking and importing a sheet by
-tournaments.services.
+tournaments.sheets.services.
 """
 
 from __future__ import annotations
@@ -33,13 +33,13 @@ from players import permissions
 from ratings.models import ReplayRequest
 from rules.sheet import messages as sheet_messages
 from rules.sheet.format import LIMIT_CODES, REFUSAL_CODES
-from tournaments.annotate import annotate_workbook
-from tournaments.forms import XLSX_TYPE, ConfirmForm, SheetUploadForm, too_big_message, upload_too_big
 from tournaments.models import Sheet, Tournament
-from tournaments.preview import sheet_preview
-from tournaments.services import UploadForbidden, sheet_import, sheet_receive_as, sheet_recheck, sheet_report
-from tournaments.template import blank_workbook, prefilled_workbook
-from tournaments.upload_limits import upload_wait_seconds
+from tournaments.sheets.annotate import annotate_workbook
+from tournaments.sheets.forms import XLSX_TYPE, ConfirmForm, SheetUploadForm, too_big_message, upload_too_big
+from tournaments.sheets.preview import sheet_preview
+from tournaments.sheets.services import UploadForbidden, sheet_import, sheet_receive_as, sheet_recheck, sheet_report
+from tournaments.sheets.template import blank_workbook, prefilled_workbook
+from tournaments.sheets.upload_limits import upload_wait_seconds
 
 logger = logging.getLogger(__name__)
 
@@ -193,7 +193,7 @@ def template_blank(request):
 
 
 @require_GET
-@permissions.rule_required(permissions.can_upload_sheet, tournament_kwarg="tournament_id")
+@permissions.rule_required(permissions.can_manage_tournament, tournament_kwarg="tournament_id")
 def tournament_template(request, tournament):
     registrations = tournament.registrations.select_related("player", "player__club", "club")
     players = [
@@ -401,7 +401,7 @@ def sheet_file(request, pk: int):
 
 
 @require_GET
-@permissions.rule_required(permissions.can_correct, tournament_kwarg="tournament_id")
+@permissions.rule_required(permissions.can_manage_tournament, tournament_kwarg="tournament_id")
 def tournament_sheets(request, tournament):
     sheets = (
         Sheet.objects.filter(tournament=tournament, status__in=ACCEPTED)

@@ -1,21 +1,36 @@
-"""What is read of a live tournament, by its pages (tournaments.live_views), the read API (tournaments.live_api)
-and the `live_*` commands: its rounds with their tables and names, and the standings after each complete round.
-The API and the commands show only the published rounds and the last complete round's standings, and name
-players by their public ID (tournaments.live_reads). A handful of queries whatever the size of the tournament:
-entrants, rounds and tables are read once, and the pools' states are built from them (no query per round)."""
+"""What is read of a live tournament, by its pages (tournaments.live.referee_views and public_views), the read API
+(tournaments.live.api) and the `live_*` commands: its rounds with their tables and names, and the standings after
+each complete round. A handful of queries whatever the size of the tournament: entrants, rounds and tables are
+read once, and the pools' states are built from them (no query per round).
+
+Terms
+-----
+public ID
+    How a live player is named outside the site's pages: their federation ID; for a player new to the federation
+    (no ID before publication) the tag `N<entrant row>`, the tag the official workbook gives them, so that the
+    `new_players` of the publication's report ({"N12": 2345}) says which ID each one received. The spare is 99.
+public round
+    A published round (LiveRound.published_at set). A proposed round is the referee's draft: the API and the
+    commands never show it; they show the published rounds and the standings after the complete rounds.
+"""
 
 from __future__ import annotations
 
 from contextlib import suppress
 from dataclasses import dataclass, field
 
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from rules.pairing.messages import notice_text
 from rules.rulesets import SPARE_ID
 from rules.scoring import scores
-from tournaments.live import PoolState, key_of, pool_standings
+from tournaments.live.pools import PoolState, key_of, pool_standings, sheet_id
 from tournaments.models import LiveEntrant, LiveRound, LiveTable, LiveTournament
+
+# The spare's name: in English in the official workbook, the read API and the commands; translated on the pages.
+SPARE_NAME = gettext_noop("Spare")
 
 
 @dataclass
@@ -146,7 +161,7 @@ class LiveView:
 
 
 def spare_name() -> str:
-    return _("Spare")
+    return _(SPARE_NAME)
 
 
 def entrant_name(entrant: LiveEntrant) -> str:
@@ -232,7 +247,27 @@ def table_of_player(view: LiveView, player_id: int) -> tuple[PoolView, RoundView
     return None
 
 
-def live_of(tournament_id: int) -> LiveTournament | None:
+def public_id(entrant: LiveEntrant | None) -> int | str:
+    """The federation ID, the tag N<row> of a player new to the federation, or 99 for the spare (None)."""
+    return SPARE_ID if entrant is None else sheet_id(entrant)
+
+
+def public_name(entrant: LiveEntrant | None) -> str:
+    """"Last First", or the spare's English name: how the read API and the commands name a player."""
+    return SPARE_NAME if entrant is None else str(entrant)
+
+
+def live_find(tournament_id: int) -> LiveTournament | None:
+    if not 0 < tournament_id < 2**63:  # the ID is a foreign key: the database would not take a larger number
+        return None
     # Not the published sheet: only its ID is shown, and its row carries the whole workbook.
-    return (LiveTournament.objects.select_related("tournament__system", "tournament__country")
-            .filter(pk=tournament_id).first())
+    return LiveTournament.objects.select_related("tournament__system", "tournament__country").filter(
+        pk=tournament_id).first()
+
+
+def live_list(*, running: bool | None = None) -> QuerySet[LiveTournament]:
+    """The tournaments run live, the latest first; `running`: not yet published (True) or published (False)."""
+    rows = LiveTournament.objects.select_related("tournament__country", "tournament__system")
+    if running is not None:
+        rows = rows.filter(published_at__isnull=running)
+    return rows.order_by("-tournament__start_date", "-tournament_id")

@@ -1,4 +1,4 @@
-"""The forms of the tournament day's pages (tournaments.live_views). They check the shape of what was typed; the
+"""The forms of the tournament day's pages (tournaments.live.*_views). They check the shape of what was typed; the
 rules themselves (who may play, what a result may be) are the services' (tournaments.live), which refuse with
 words the page shows."""
 
@@ -9,7 +9,9 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.pairing import DRAW, ELO_LEVELS, HATS
 from rules.rulesets import SPARE_ID
-from tournaments.live import NEW_KEY, NewEntrant, Result
+from tournaments.live.entrants import NewEntrant
+from tournaments.live.pools import NEW_KEY
+from tournaments.live.results import Result
 from tournaments.models import LiveTournament
 
 METHOD_CHOICES = [

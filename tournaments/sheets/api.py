@@ -9,6 +9,7 @@ tournament the caller does not referee, 413 when the file is over the size limit
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from pathlib import PurePath
 
@@ -33,10 +34,10 @@ from players import permissions
 from ratings.models import ReplayRequest
 from rules.sheet import messages
 from rules.sheet.report import Report
-from tournaments.forms import check_sheet_file, too_big_message, upload_too_big
 from tournaments.models import Sheet
-from tournaments.services import SheetOutcome, UploadForbidden, sheet_import, sheet_receive_as
-from tournaments.upload_limits import upload_wait_seconds
+from tournaments.sheets.forms import check_sheet_file, too_big_message, upload_too_big
+from tournaments.sheets.services import SheetOutcome, UploadForbidden, sheet_import, sheet_receive_as
+from tournaments.sheets.upload_limits import upload_wait_seconds
 
 logger = logging.getLogger(__name__)
 
@@ -109,7 +110,7 @@ MayUploadSheets = permissions.permission_for(permissions.can_register_tournament
 
 
 class SheetUploadThrottle(BaseThrottle):
-    """The upload page's limit (tournaments.upload_limits), shared with it: one count per account."""
+    """The upload page's limit (tournaments.sheets.upload_limits), shared with it: one count per account."""
 
     def allow_request(self, request, view) -> bool:
         self._wait = upload_wait_seconds(request.user) if request.method == "POST" else 0
@@ -214,8 +215,6 @@ class SheetUploadView(APIView):
 
 def _committed_import(request, file) -> Response | None:
     """The answer for an upload whose import committed before the failure, or None when nothing was kept."""
-    import hashlib
-
     file.seek(0)
     sha256 = hashlib.sha256(file.read()).hexdigest()
     sheet = (

@@ -1,0 +1,28 @@
+"""The tournament day: a tournament run live on the site (PAIRING.md): players, rounds paired by rules.pairing,
+results table by table, withdrawals and late arrivals, then publication through the same checks and import as
+an uploaded sheet.
+
+Terms
+-----
+live tournament
+    A calendar tournament the referee runs on the site (models.LiveTournament). Nothing of it is rated before
+    publication: its rounds and results live in LiveRound and LiveTable until it is published as the official
+    workbook, imported as an upload (tournaments.sheets.services.sheet_import_bytes).
+proposed, published round
+    A round is proposed (the referee may draw again or swap players), then published to the players; results are
+    entered in published rounds only; the next round is paired once every table of the last one has a result.
+
+Modules
+-------
+refusals       LiveRefused: what the referee can fix, as codes and parameters
+pools          a pool as the rules read it (keys, published rounds, standings), locking, table numbers
+start          starting a calendar tournament live (the pages and `live_start`), the referee's settings
+entrants       adding and withdrawing players
+rounds         proposing, pairing by hand, swapping and publishing rounds
+results        the referee's results and the players' own entries
+publication    the official workbook of the day, imported as an upload
+selectors      what the pages, the read API and the commands read
+forms, page_tools, referee_views, entrant_views, result_views, public_views, api, urls: the pages and the API
+
+Every service raises LiveRefused for what the referee can fix, and changes nothing then.
+"""

@@ -1,0 +1,140 @@
+"""A live pool as the pure rules read it: its entrants by key, its published rounds and tables, its standings;
+and the small helpers every service of the day shares (locking the tournament, the version the live page polls,
+table numbers across pools).
+
+Terms
+-----
+key
+    The integer that stands for an entrant in the pure rules: their federation ID, or, for a player new to the
+    federation, NEW_KEY + the entrant's row ID (so that the lower-ID tie-break puts them after the federation's
+    players, as the IDs they will receive would). The spare is rules.rulesets.SPARE_ID; a table's `b` None.
+complete rounds
+    The published rounds whose every table has a result: the standings and the pairing of the next round read
+    these only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import F, Max
+
+from rules import facts
+from rules.pairing import Entrant, Pool, initial_standing
+from rules.rulesets import SPARE_ID
+from rules.sheet.values import new_player_tag
+from rules.standings import StandingRow, standings
+from tournaments.live.refusals import LiveRefused
+from tournaments.models import LiveEntrant, LiveRound, LiveTable, LiveTournament
+
+NEW_KEY = 1_000_000_000
+
+
+def key_of(entrant: LiveEntrant) -> int:
+    return entrant.player_id if entrant.player_id is not None else NEW_KEY + entrant.pk
+
+
+def sheet_id(entrant: LiveEntrant) -> int | str:
+    """How the official workbook and the read API name an entrant: the federation ID, or the tag of a player new
+    to the federation (N + the entrant's row), which the import's report maps to the ID it gives."""
+    return entrant.player_id if entrant.player_id is not None else new_player_tag(entrant.pk)
+
+
+def bump(live: LiveTournament) -> None:
+    """A new version: the live page's polls (ETag) see that something changed."""
+    LiveTournament.objects.filter(pk=live.pk).update(version=F("version") + 1)
+
+
+def locked(live: LiveTournament | int) -> LiveTournament:
+    """The live tournament, its row locked until the transaction ends: one change of the day at a time."""
+    pk = live.pk if isinstance(live, LiveTournament) else live
+    row = LiveTournament.objects.select_for_update().select_related("tournament__system").get(pk=pk)
+    if row.published_at is not None:
+        raise LiveRefused.one("published")
+    return row
+
+
+def published_numbers(live: LiveTournament, pool: str) -> list[int]:
+    return list(live.rounds.filter(pool=pool, published_at__isnull=False).order_by("number")
+                .values_list("number", flat=True))
+
+
+def drop_proposal(live: LiveTournament, pool: str, number: int) -> None:
+    """A proposal made before the players changed no longer pairs them all: it is dropped, to pair again."""
+    live.rounds.filter(pool=pool, number__gte=number, published_at__isnull=True).delete()
+
+
+def next_table(live: LiveTournament, number: int) -> int:
+    """Tables are numbered within a round across every pool (PAIRING.md §2.5): a pool's pairing (its own proposal
+    dropped first) and a late player's forfeit continue from the last table of the round."""
+    used = LiveTable.objects.filter(round__live=live, round__number=number).aggregate(m=Max("table"))["m"]
+    return (used or 0) + 1
+
+
+@dataclass
+class PoolState:
+    """A pool as the rules see it: its entrants by key, its published rounds, their tables."""
+
+    live: LiveTournament
+    pool: str
+    entrants: dict[int, LiveEntrant]
+    rounds: list[LiveRound]  # published, by number
+    tables: list[LiveTable]  # of the published rounds
+
+    @property
+    def played(self) -> int:
+        return len(self.rounds)
+
+    def complete(self) -> bool:
+        return all(t.result for t in self.tables)
+
+    def games(self, *, complete_only: bool = True) -> list[facts.Game]:
+        number = {r.pk: r.number for r in self.rounds}
+        last_complete = self.played if self.complete() else self.played - 1
+        return [
+            facts.Game(t.pk, number[t.round_id], t.table, key_of(t.a), key_of(t.b) if t.b else SPARE_ID,
+                       t.result, t.a_losses, t.b_losses, t.free)
+            for t in self.tables
+            if t.result and (not complete_only or number[t.round_id] <= last_complete)
+        ]
+
+    def met(self) -> list[tuple[int, int]]:
+        return [(key_of(t.a), key_of(t.b) if t.b else SPARE_ID) for t in self.tables]
+
+
+def pool_state(live: LiveTournament, pool: str) -> PoolState:
+    entrants = {key_of(e): e for e in live.entrants.filter(pool=pool)}
+    rounds = list(live.rounds.filter(pool=pool, published_at__isnull=False).order_by("number"))
+    tables = list(LiveTable.objects.filter(round__in=rounds).select_related("a", "b").order_by("table"))
+    return PoolState(live, pool, entrants, rounds, tables)
+
+
+def pool_names(live: LiveTournament) -> list[str]:
+    return sorted(set(live.entrants.values_list("pool", flat=True))) or ["A"]
+
+
+def pool_standings(state: PoolState, *, complete_only: bool = True) -> list[StandingRow]:
+    """RULES.md §6 standings of the pool after its complete rounds (or every result in, for the live page)."""
+    ruleset = state.live.tournament.system.get_ruleset()
+    entrants = [facts.Entrant(k, state.pool, 0, e.club or None) for k, e in state.entrants.items()]
+    rows = standings(ruleset, entrants=entrants, games=state.games(complete_only=complete_only),
+                     pre_ratings={k: e.rating for k, e in state.entrants.items()})
+    return rows.get(state.pool, [])
+
+
+def rules_entrants(state: PoolState, number: int) -> list[Entrant]:
+    return [Entrant(k, e.rating, e.club.casefold() or None, e.hat, e.group or None)
+            for k, e in state.entrants.items()
+            if e.joined_round <= number and (e.withdrawn_from is None or e.withdrawn_from > number)]
+
+
+def pool_for_round(state: PoolState, number: int) -> tuple[Pool, list[Entrant]]:
+    players = rules_entrants(state, number)
+    if len(players) < 2:
+        raise LiveRefused.one("too_few_players", pool=state.pool)
+    if number == 1:
+        order = initial_standing(players)
+    else:
+        order = [row.player for row in pool_standings(state)]
+        order += [p.id for p in players if p.id not in set(order)]
+    return Pool(players, order, state.met(), round=number, rounds=state.live.tournament.rounds), players

@@ -1,0 +1,138 @@
+"""The public live page of a tournament day, in French or English: the current round's tables, the standings, every
+earlier round; a search box to find one's table; a signed-in player's own table and, when the referee allows it,
+their entry of its result.
+
+The page polls its fragment (/live/now/), which carries an ETag made of LiveTournament.version, so the phones
+that poll it every few seconds mostly get 304 Not Modified.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.gzip import gzip_page
+from django.views.decorators.http import require_GET, require_POST
+
+from players import permissions
+from tournaments.live import selectors
+from tournaments.live.forms import ResultForm
+from tournaments.live.page_tools import lang, words
+from tournaments.live.refusals import LiveRefused
+from tournaments.live.results import result_claim
+from tournaments.models import LiveTable, LiveTournament
+
+# How long a rendered fragment is kept: its key holds the version, so a change is never served stale; this only
+# bounds the memory the finished tournaments' fragments take.
+FRAGMENT_SECONDS = 600
+
+
+def _public_live(tournament_id: int) -> LiveTournament:
+    live = selectors.live_find(tournament_id)
+    if live is None:
+        raise Http404(_("This tournament is not run live on the site."))
+    return live
+
+
+def _etag(live: LiveTournament, version: int | None = None) -> str:
+    # The start time tells apart two tournaments that reused an ID (a test database, a deleted tournament).
+    return f'"live-{live.pk}-{int(live.started_at.timestamp())}-{live.version if version is None else version}-' \
+           f'{lang()}"'
+
+
+def _fragment(request, live: LiveTournament) -> str:
+    """The polled part of the page, rendered once per version and language for every phone in the hall."""
+    return _shared_render(live, "live/_now.html")
+
+
+def _history(live: LiveTournament) -> str:
+    """Every round with the standings after it: in the page, not in the polled fragment, which stays small."""
+    return _shared_render(live, "live/_history.html")
+
+
+def _shared_render(live: LiveTournament, template: str) -> str:
+    key = f"{template}:{live.pk}:{int(live.started_at.timestamp())}:{live.version}:{lang()}"
+    html = cache.get(key)
+    if html is None:
+        view = selectors.live_view(live, language=lang())
+        html = render_to_string(template, {"view": view, "live": live, "tournament": live.tournament})
+        cache.set(key, html, FRAGMENT_SECONDS)
+    return html
+
+
+def _public_page(request, live, *, errors=(), claim_form=None, status=200):
+    query = request.GET.get("q", "").strip()[:80]
+    mine = None
+    found = []
+    player = permissions.player_of(request.user)
+    view = None
+    if query or player is not None:
+        view = selectors.live_view(live, language=lang())
+    if query and view is not None:
+        words = query.casefold().split()
+        found = [(pool, pool.current, t) for pool in view.pools if pool.current for t in pool.current.tables
+                 if all(w in t.names for w in words)]
+    if player is not None and view is not None:
+        mine = selectors.table_of_player(view, player.pk)
+    claim = None
+    if mine is not None and live.players_enter_results and not mine[2].result and live.published_at is None:
+        codes = live.tournament.system.get_ruleset().result_codes
+        claim = claim_form or ResultForm(codes=codes, auto_id="claim-%s")
+    response = render(request, "live/page.html", {
+        "live": live, "tournament": live.tournament, "fragment": _fragment(request, live), "query": query,
+        "history": _history(live),
+        "found": found, "mine": mine, "claim": claim, "errors": errors, "etag": _etag(live),
+    }, status=status)
+    return response
+
+
+@require_GET
+@gzip_page  # Django's gzip adds its own BREACH defence, and the page's CSRF token is masked per response
+def live_page(request, tournament_id: int):
+    return _public_page(request, _public_live(tournament_id))
+
+
+@require_GET
+@gzip_page  # a few kilobytes instead of tens on a phone's connection; the fragment holds no secret (BREACH)
+def live_now(request, tournament_id: int):
+    """The fragment the live page polls: 304 while LiveTournament.version has not changed."""
+    live = _public_live(tournament_id)
+    etag = _etag(live)
+    sent = [tag.strip().removeprefix("W/") for tag in request.headers.get("If-None-Match", "").split(",")]
+    unchanged = etag in sent or "*" in sent
+    response = HttpResponseNotModified() if unchanged else HttpResponse(_fragment(request, live))
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    patch_vary_headers(response, ["Accept-Language", "Cookie"])
+    return response
+
+
+@login_required
+@require_POST
+def live_claim(request, tournament_id: int, table_id: int):
+    """A player's own table's result: it counts once both players have entered the same."""
+    live = _public_live(tournament_id)
+    player = permissions.player_of(request.user)
+    table = LiveTable.objects.filter(pk=table_id, round__live=live).first()
+    if table is None:
+        raise Http404(_("No such table in this tournament."))
+    form = ResultForm(request.POST, codes=live.tournament.system.get_ruleset().result_codes, auto_id="claim-%s")
+    if player is None:
+        return _public_page(request, live, errors=[_("Your account is not linked to a player.")], status=403)
+    if not form.is_valid():
+        return _public_page(request, live, claim_form=form, status=400,
+                            errors=[_("Choose a result; losses are whole numbers from 0 to 100.")])
+    try:
+        saved = result_claim(live, table, player=player, result=form.result_for(table.table))
+    except LiveRefused as exc:
+        return _public_page(request, live, claim_form=form, errors=words(exc), status=400)
+    if saved.result:
+        messages.success(request, _("Both players agree: the result counts."))
+    else:
+        messages.success(request, _("Your result is saved; it counts once your opponent enters the same."))
+    return redirect("live_page", tournament_id=tournament_id)

@@ -1,0 +1,82 @@
+"""The referee's results of a round: one card per table with the sheet's codes and losses; the game scores as
+they count once a result is in; a change after the next round is paired needs a reason."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from tournaments.live import selectors
+from tournaments.live.forms import ResultForm
+from tournaments.live.page_tools import current_number, lang, number_text, referee_only, running_live, words
+from tournaments.live.refusals import LiveRefused
+from tournaments.live.results import free_players, results_record
+from tournaments.models import LiveTable, LiveTournament, Tournament
+
+
+def _results_page(request, tournament, live, number, *, errors=None, forms=None, status=200):
+    view = selectors.live_view(live, language=lang())
+    codes = tournament.system.get_ruleset().result_codes
+    cards = []
+    for pool in view.pools:
+        round_ = next((r for r in pool.rounds if r.number == number), None)
+        if round_ is None:
+            continue
+        may_free = free_players(live, pool.pool, number) if number == tournament.rounds else frozenset()
+        for table in round_.tables:
+            initial = {"result": table.result, "a_losses": table.a_losses, "b_losses": table.b_losses,
+                       "free": table.free}
+            form = (forms or {}).get(table.table) or ResultForm(initial=initial, codes=codes,
+                                                                  auto_id=f"t{table.table}-%s")
+            cards.append({"pool": pool.pool, "round": round_, "table": table, "form": form,
+                          "free_allowed": table.b is not None and {table.a_key, table.b_key} <= may_free,
+                          "errors": (errors or {}).get(table.table, [])})
+    if not cards:
+        raise Http404(_("No such round in this tournament."))
+    rounds = sorted({r.number for pool in view.pools for r in pool.published_rounds})
+    return render(request, "live/results.html", {
+        "tournament": tournament, "live": live, "view": view, "number": number, "cards": cards, "rounds": rounds,
+        "current_number": current_number(view),
+        "entered": sum(1 for c in cards if c["table"].result), "losses_scoring":
+            tournament.system.get_ruleset().scoring == "losses",
+        "later_paired": live.rounds.filter(number__gt=number).exists(),
+    }, status=status)
+
+
+@referee_only
+@require_GET
+@running_live
+def live_results(request, tournament: Tournament, live: LiveTournament, number: int):
+    return _results_page(request, tournament, live, number)
+
+
+@referee_only
+@require_POST
+@running_live
+def live_result(request, tournament: Tournament, live: LiveTournament, number: int, table: int):
+    """One table's result: POST result, a_losses, b_losses, free (on/absent), reason (a change once the next round
+    is paired)."""
+    codes = tournament.system.get_ruleset().result_codes
+    form = ResultForm(request.POST, codes=codes, auto_id=f"t{table}-%s")
+    if not form.is_valid():
+        return _results_page(request, tournament, live, number, forms={table: form},
+                             errors={table: [_("Choose a result; losses are whole numbers from 0 to 100.")]},
+                             status=400)
+    view = selectors.live_view(live, language=lang())
+    try:
+        results_record(live, number, [form.result_for(table)], user=request.user,
+                       reason=form.cleaned_data["reason"])
+    except LiveRefused as exc:
+        return _results_page(request, tournament, live, number, forms={table: form},
+                             errors={table: words(exc, view)}, status=400)
+    saved = LiveTable.objects.filter(round__live=live, round__number=number, table=table).select_related(
+        "round__live__tournament__system", "a", "b").first()
+    shown = selectors._table_view(saved, tournament.system.get_ruleset())
+    messages.success(request, _("Table %(table)s: %(a)s %(a_score)s – %(b_score)s %(b)s.") % {
+        "table": table, "a": shown.a_name, "b": shown.b_name, "a_score": number_text(shown.a_score),
+        "b_score": number_text(shown.b_score)})
+    return redirect(reverse("referee:live_results", args=[tournament.pk, number]) + f"#table-{table}")

@@ -1,0 +1,28 @@
+"""The referee's tournament-day pages, mounted at /referee/live/ inside the "referee" namespace (names live_*).
+
+The result of one table: POST /referee/live/<tournament>/rounds/<round number>/tables/<table>/ with result,
+a_losses, b_losses, free (on when ticked), reason (needed to change a result once the next round is paired).
+"""
+
+from django.urls import path
+
+from tournaments.live import entrant_views, referee_views, result_views
+
+urlpatterns = [
+    path("", referee_views.live_home, name="live_home"),
+    path("<int:tournament_id>/", referee_views.live_run, name="live_run"),
+    path("<int:tournament_id>/start/", referee_views.live_start, name="live_start"),
+    path("<int:tournament_id>/players/", entrant_views.live_players, name="live_players"),
+    path("<int:tournament_id>/players/add/", entrant_views.live_add, name="live_add"),
+    path("<int:tournament_id>/players/withdraw/", entrant_views.live_withdraw, name="live_withdraw"),
+    path("<int:tournament_id>/pair/", referee_views.live_pair, name="live_pair"),
+    path("<int:tournament_id>/pair/by-hand/", referee_views.live_pair_manually, name="live_pair_manually"),
+    path("<int:tournament_id>/proposals/<int:round_id>/swap/", referee_views.live_swap, name="live_swap"),
+    path("<int:tournament_id>/proposals/<int:round_id>/publish/", referee_views.live_round_publish,
+         name="live_round_publish"),
+    path("<int:tournament_id>/rounds/<int:number>/", result_views.live_results, name="live_results"),
+    path("<int:tournament_id>/rounds/<int:number>/tables/<int:table>/", result_views.live_result,
+         name="live_result"),
+    path("<int:tournament_id>/self-entry/", referee_views.live_self_entry, name="live_self_entry"),
+    path("<int:tournament_id>/publish/", referee_views.live_publish_view, name="live_publish"),
+]
