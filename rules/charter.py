@@ -25,6 +25,13 @@ MIN_PLAYERS = 8
 MIN_CLUBS = 3
 
 
+def club_key(club: str | None) -> str | None:
+    """A club as compared, to tell club-mates: spaces collapsed and case ignored ("Les  Aigles" and "les aigles"
+    are one club); None for an independent player, who has no club-mate."""
+    key = " ".join((club or "").split()).casefold()
+    return key or None
+
+
 @dataclass(frozen=True, slots=True)
 class CharterEntrant:
     player: int

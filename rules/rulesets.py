@@ -54,6 +54,8 @@ from types import MappingProxyType
 # The stand-in for the odd player of a pool (charter App. 2 §2.b): rated at `Ruleset.spare_rating`, never changed,
 # never listed. The one definition of its ID.
 SPARE_ID = 99
+# The spare's name in the official workbook, the read API and the commands (the pages translate it).
+SPARE_NAME = "Spare"
 
 PERIODS = ("game", "tournament")
 SCORINGS = ("losses", "values")

@@ -16,6 +16,8 @@ from datetime import date, timedelta
 from openpyxl import Workbook
 
 from rules.charter import minimum_rounds
+from rules.rulesets import SPARE_ID, SPARE_NAME
+from rules.sheet.values import new_player_tag
 
 FIRST_NAMES = {
     "FR": ["Jean", "Pierre", "Michel", "Philippe", "Alain", "Nicolas", "Christophe", "Olivier", "Laurent", "Julien",
@@ -168,7 +170,7 @@ def demo_calendar(rng: random.Random, players: list[DemoPlayer], *, first_year: 
             for _ in range(rng.randint(1, 3)):
                 if newcomer_pool:
                     newbie = newcomer_pool.pop()
-                    tournament.new_tags[newbie.id] = f"N{len(tournament.new_tags) + 1}"
+                    tournament.new_tags[newbie.id] = new_player_tag(len(tournament.new_tags) + 1)
                     tournament.players.append(newbie)
                     players.append(newbie)
                     by_country.setdefault(newbie.country, []).append(newbie)
@@ -273,8 +275,8 @@ def sheet_bytes(rng: random.Random, tournament: DemoTournament, games: list[tupl
     sheet = wb.create_sheet("Players")
     sheet.append(["ID", "Last name", "First name", "Club", "Country", "Pool", "Army", "Penalty", "Penalty reason"])
     key = {p.id: tournament.new_tags.get(p.id, str(p.id)) for p in tournament.players}
-    if any(game[2] == 99 for game in games):
-        sheet.append(["99", "Spare", "", None, None, "A", None, 0, None])  # the spare may play in every pool
+    if any(game[2] == SPARE_ID for game in games):  # one spare row: the spare may play in every pool
+        sheet.append([str(SPARE_ID), SPARE_NAME, "", None, None, "A", None, 0, None])
     for p in tournament.players:
         penalty, reason = (0, None)
         if rng.random() < 0.03:

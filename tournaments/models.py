@@ -9,7 +9,7 @@ from django.db.models.functions import Now
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from rules.sheet.format import ALL_RESULTS
+from rules.sheet.format import ALL_RESULTS, TEXT_LIMITS
 
 
 class Tournament(models.Model):
@@ -137,6 +137,7 @@ class Sheet(models.Model):
     REPLAYED = "replayed"
     FAILED = "failed"
     DISCARDED = "discarded"
+    ACCEPTED = (IMPORTED, REPLAYED)  # imported, whether the replay has run yet or not
     STATUS_CHOICES = [
         (RECEIVED, _("received")),
         (REJECTED, _("rejected: errors to fix")),
@@ -281,11 +282,11 @@ class LiveEntrant(models.Model):
     live = models.ForeignKey(LiveTournament, on_delete=models.CASCADE, related_name="entrants")
     player = models.ForeignKey("players.Player", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
                                verbose_name=_("player"))
-    last_name = models.CharField(_("last name"), max_length=80)
-    first_name = models.CharField(_("first name"), max_length=80, blank=True)
-    club = models.CharField(_("club"), max_length=100, blank=True)
+    last_name = models.CharField(_("last name"), max_length=TEXT_LIMITS["last_name"])
+    first_name = models.CharField(_("first name"), max_length=TEXT_LIMITS["first_name"], blank=True)
+    club = models.CharField(_("club"), max_length=TEXT_LIMITS["club"], blank=True)
     country = models.CharField(_("country"), max_length=2, blank=True)
-    pool = models.CharField(_("pool"), max_length=30, default="A")
+    pool = models.CharField(_("pool"), max_length=TEXT_LIMITS["pool"], default="A")
     hat = models.PositiveSmallIntegerField(_("hat"), null=True, blank=True)
     group = models.CharField(_("group"), max_length=1, blank=True)
     # The rating when the tournament started: the standing before round 1 and the standings' tie-break.

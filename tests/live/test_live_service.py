@@ -9,6 +9,7 @@ import pytest
 from ratings.models import PlayerRating, RatingSystem
 from ratings.services import replay_from_scratch
 from rules.rulesets import SPARE_ID
+from rules.sheet.format import TEXT_LIMITS
 from tests.live.helpers import federation_players, live_tournament, play_round
 from tournaments.live.entrants import NewEntrant, entrant_add, entrant_withdraw
 from tournaments.live.pools import key_of, pool_standings, pool_state
@@ -16,7 +17,7 @@ from tournaments.live.publication import live_publish, live_workbook
 from tournaments.live.refusals import LiveRefused
 from tournaments.live.results import Result, results_record
 from tournaments.live.rounds import round_pair, round_pair_manually, round_publish, round_swap
-from tournaments.models import Game, LiveTable, Standing, Tournament
+from tournaments.models import Game, LiveEntrant, LiveTable, Standing, Tournament
 from tournaments.sheets.services import sheet_import_bytes
 
 pytestmark = pytest.mark.django_db
@@ -221,3 +222,9 @@ def test_round_one_by_hand_in_the_two_groups_system_deals_the_groups():
     live.refresh_from_db()
     assert live.systems == {"A": "groups"}
     assert sorted(live.entrants.values_list("group", flat=True)) == ["A", "A", "A", "B", "B", "B"]
+
+
+def test_a_live_entrant_holds_the_texts_a_sheet_allows():
+    """A club of 120 characters is a valid sheet's club: the tournament day keeps it whole, as the sheet would."""
+    fields = {key: LiveEntrant._meta.get_field(key).max_length for key in ("last_name", "first_name", "club", "pool")}
+    assert fields == {key: TEXT_LIMITS[key] for key in fields}

@@ -21,8 +21,8 @@ from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from adlg_site.api_base import ERRORS, ErrorSerializer, PublicReadMixin, StandardPagination
-from rules.rulesets import SPARE_ID
-from tournaments.live.selectors import SPARE_NAME, LiveView, RoundView, live_find, live_list, live_view
+from rules.rulesets import SPARE_ID, SPARE_NAME
+from tournaments.live.selectors import LiveView, RoundView, live_find, live_list, live_view
 from tournaments.models import LiveEntrant, LiveTournament
 
 

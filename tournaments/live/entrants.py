@@ -13,6 +13,7 @@ from players.models import Player
 from ratings.selectors import current_ratings
 from rules.pairing import GROUPS
 from rules.rulesets import SPARE_ID
+from rules.sheet.format import TEXT_LIMITS
 from tournaments.live.pools import bump, drop_proposal, locked, next_table, published_numbers
 from tournaments.live.refusals import LiveRefused
 from tournaments.models import LiveEntrant, LiveRound, LiveTable, LiveTournament, Registration
@@ -38,7 +39,7 @@ def entrant_add(live: LiveTournament, new: NewEntrant, *, user=None, audit: bool
         tournament = live.tournament
         if new.hat not in (None, 1, 2):
             raise LiveRefused.one("hat_invalid")
-        pool = (new.pool or "A").strip()[:30] or "A"
+        pool = (new.pool or "A").strip()[:TEXT_LIMITS["pool"]] or "A"
         if new.player is not None:
             player = Player.objects.filter(pk=new.player).select_related("club", "country").first()
             if player is None or player.merged_into_id is not None or player.pk == SPARE_ID:
@@ -55,8 +56,9 @@ def entrant_add(live: LiveTournament, new: NewEntrant, *, user=None, audit: bool
         else:
             if not new.last_name.strip():
                 raise LiveRefused.one("name_required")
-            entrant = LiveEntrant(live=live, last_name=new.last_name.strip()[:80],
-                                  first_name=new.first_name.strip()[:80], club=new.club.strip()[:100],
+            entrant = LiveEntrant(live=live, last_name=new.last_name.strip()[:TEXT_LIMITS["last_name"]],
+                                  first_name=new.first_name.strip()[:TEXT_LIMITS["first_name"]],
+                                  club=new.club.strip()[:TEXT_LIMITS["club"]],
                                   country=new.country.strip().upper()[:2],
                                   rating=tournament.system.get_ruleset().initial_rating)
         entrant.pool, entrant.hat = pool, new.hat

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from django.db.models import F, Max
 
 from rules import facts
+from rules.charter import club_key
 from rules.pairing import Entrant, Pool, initial_standing
 from rules.rulesets import SPARE_ID
 from rules.sheet.values import new_player_tag
@@ -123,7 +124,7 @@ def pool_standings(state: PoolState, *, complete_only: bool = True) -> list[Stan
 
 
 def rules_entrants(state: PoolState, number: int) -> list[Entrant]:
-    return [Entrant(k, e.rating, e.club.casefold() or None, e.hat, e.group or None)
+    return [Entrant(k, e.rating, club_key(e.club), e.hat, e.group or None)
             for k, e in state.entrants.items()
             if e.joined_round <= number and (e.withdrawn_from is None or e.withdrawn_from > number)]
 

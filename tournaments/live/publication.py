@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from rules.rulesets import SPARE_ID
+from rules.rulesets import SPARE_ID, SPARE_NAME
 from tournaments.live.pools import locked, pool_names, pool_state, sheet_id
 from tournaments.live.refusals import LiveRefused
 from tournaments.models import LiveEntrant, LiveTournament
@@ -53,7 +53,7 @@ def live_workbook(live: LiveTournament) -> bytes:
     players = [(sheet_id(e), e.last_name, e.first_name, e.club or None, e.country or None, e.pool)
                for e in entrants]
     spares = sorted({pool for g in games if SPARE_ID in (g[2], g[3]) for pool in pools})
-    players += [(SPARE_ID, "Spare", None, None, None, pool) for pool in spares[:1]]
+    players += [(SPARE_ID, SPARE_NAME, None, None, None, pool) for pool in spares[:1]]
     values = {
         "tournament_id": tournament.pk, "name": tournament.name, "rating_system": tournament.system_id,
         "start": tournament.start_date, "end": tournament.end_date, "city": tournament.city,

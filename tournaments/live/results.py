@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from players.audit import audit_record
 from players.models import Player
-from rules.pairing import free_game_players
+from rules.pairing import free_game_players, free_game_problems
 from rules.rulesets import SPARE_ID
 from rules.scoring import scores
 from rules.sheet.checks import game_faults
@@ -104,8 +104,7 @@ def _result_problems(live: LiveTournament, table: LiveTable, result: Result) -> 
         if table.b is None:
             return [("free_against_spare", {})]
         may = free_players(live, round_.pool, round_.number)
-        problems += [("free_game_not_allowed", {"player": key})
-                     for key in (key_of(table.a), key_of(table.b)) if key not in may]
+        problems += [(n.code, n.params) for n in free_game_problems(key_of(table.a), key_of(table.b), may)]
     return problems
 
 

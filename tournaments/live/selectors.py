@@ -21,16 +21,12 @@ from dataclasses import dataclass, field
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from rules.pairing.messages import notice_text
-from rules.rulesets import SPARE_ID
+from rules.rulesets import SPARE_ID, SPARE_NAME
 from rules.scoring import scores
 from tournaments.live.pools import PoolState, key_of, pool_standings, sheet_id
 from tournaments.models import LiveEntrant, LiveRound, LiveTable, LiveTournament
-
-# The spare's name: in English in the official workbook, the read API and the commands; translated on the pages.
-SPARE_NAME = gettext_noop("Spare")
 
 
 @dataclass
@@ -161,7 +157,8 @@ class LiveView:
 
 
 def spare_name() -> str:
-    return _(SPARE_NAME)
+    """The spare's name (rules.rulesets.SPARE_NAME) in the reader's language."""
+    return _("Spare")
 
 
 def entrant_name(entrant: LiveEntrant) -> str:

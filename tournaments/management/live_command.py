@@ -17,10 +17,10 @@ from django.core.management.base import BaseCommand
 from django.db import DatabaseError
 
 from rules.pairing.messages import notice_text
-from rules.rulesets import SPARE_ID
+from rules.rulesets import SPARE_ID, SPARE_NAME
 from tournaments.live.pools import key_of
 from tournaments.live.refusals import LiveRefused
-from tournaments.live.selectors import SPARE_NAME, live_find, public_id
+from tournaments.live.selectors import live_find, public_id
 from tournaments.models import LiveEntrant, LiveTournament, Tournament
 
 

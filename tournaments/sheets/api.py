@@ -9,7 +9,6 @@ tournament the caller does not referee, 413 when the file is over the size limit
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from pathlib import PurePath
 
@@ -36,7 +35,13 @@ from rules.sheet import messages
 from rules.sheet.report import Report
 from tournaments.models import Sheet
 from tournaments.sheets.forms import check_sheet_file, too_big_message, upload_too_big
-from tournaments.sheets.services import SheetOutcome, UploadForbidden, sheet_import, sheet_receive_as
+from tournaments.sheets.services import (
+    SheetOutcome,
+    UploadForbidden,
+    sheet_import,
+    sheet_import_committed,
+    sheet_receive_as,
+)
 from tournaments.sheets.upload_limits import upload_wait_seconds
 
 logger = logging.getLogger(__name__)
@@ -216,11 +221,7 @@ class SheetUploadView(APIView):
 def _committed_import(request, file) -> Response | None:
     """The answer for an upload whose import committed before the failure, or None when nothing was kept."""
     file.seek(0)
-    sha256 = hashlib.sha256(file.read()).hexdigest()
-    sheet = (
-        Sheet.objects.filter(sha256=sha256, uploaded_by=request.user, status__in=(Sheet.IMPORTED, Sheet.REPLAYED))
-        .defer("content").order_by("-imported_at").first()
-    )
+    sheet = sheet_import_committed(data=file.read(), user=request.user)
     if sheet is None:
         return None
     report = (sheet.report or {}).get(messages.language(get_language())) or {"errors": [], "warnings": []}

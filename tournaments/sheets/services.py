@@ -174,9 +174,20 @@ def sheet_receive(*, data: bytes, file_name: str, user=None) -> tuple[Sheet, Par
 
 def _already_imported(sha256: str) -> Sheet | None:
     return (
-        Sheet.objects.filter(sha256=sha256, status__in=[Sheet.IMPORTED, Sheet.REPLAYED], tournament__isnull=False)
+        Sheet.objects.filter(sha256=sha256, status__in=Sheet.ACCEPTED, tournament__isnull=False)
         .order_by("-imported_at").first()
     )
+
+
+def sheet_import_committed(*, sheet: Sheet | None = None, data: bytes | None = None, user=None) -> Sheet | None:
+    """After a fault of the site during an import: the sheet, if its import committed before the fault (a cache or
+    the broker failing in an on-commit hook), else None (everything was rolled back). The upload page asks about
+    the sheet it confirmed; the API, which had no sheet yet, about the file this user sent."""
+    imported = Sheet.objects.filter(status__in=Sheet.ACCEPTED).defer("content")
+    if sheet is not None:
+        return imported.filter(pk=sheet.pk).first()
+    sha256 = hashlib.sha256(data or b"").hexdigest()
+    return imported.filter(sha256=sha256, uploaded_by=user).order_by("-imported_at").first()
 
 
 def sheet_import(*, sheet: Sheet, user=None) -> SheetOutcome:

@@ -37,7 +37,14 @@ from tournaments.models import Sheet, Tournament
 from tournaments.sheets.annotate import annotate_workbook
 from tournaments.sheets.forms import XLSX_TYPE, ConfirmForm, SheetUploadForm, too_big_message, upload_too_big
 from tournaments.sheets.preview import sheet_preview
-from tournaments.sheets.services import UploadForbidden, sheet_import, sheet_receive_as, sheet_recheck, sheet_report
+from tournaments.sheets.services import (
+    UploadForbidden,
+    sheet_import,
+    sheet_import_committed,
+    sheet_receive_as,
+    sheet_recheck,
+    sheet_report,
+)
 from tournaments.sheets.template import blank_workbook, prefilled_workbook
 from tournaments.sheets.upload_limits import upload_wait_seconds
 
@@ -45,7 +52,6 @@ logger = logging.getLogger(__name__)
 
 # A replay normally takes seconds; past this the status page stops refreshing and says whom to tell.
 STALLED_AFTER = timedelta(minutes=15)
-ACCEPTED = (Sheet.IMPORTED, Sheet.REPLAYED)
 
 
 # --- shared with the API -------------------------------------------------------------------------------------
@@ -139,7 +145,7 @@ class Progress:
 
 def _progress(sheet: Sheet) -> Progress:
     status, request = sheet.status, sheet.replay_request
-    imported = status in ACCEPTED or (status == Sheet.FAILED and sheet.imported_at is not None)
+    imported = status in Sheet.ACCEPTED or (status == Sheet.FAILED and sheet.imported_at is not None)
     replay = request.status if request is not None else None
     failed = status == Sheet.FAILED or replay == ReplayRequest.FAILED
     steps = [Step(_("Received"), "done", sheet.uploaded_at)]
@@ -253,7 +259,7 @@ def _upload(request):
         )
     except UploadForbidden as refused:
         return _forbidden(request, refused.tournament)
-    if sheet.status in ACCEPTED:  # the service hands back the earlier sheet of an identical file
+    if sheet.status in Sheet.ACCEPTED:  # the service hands back the earlier sheet of an identical file
         messages.info(
             request,
             _("This file was already imported on %(date)s: nothing changed.")
@@ -328,7 +334,7 @@ def sheet_confirm(request, pk: int):
         # A fault of the site, not of the sheet. Whether it came before the commit (everything rolled back) or
         # after it (the import stands) is read from the sheet itself, so that the message is true either way.
         logger.exception("import of sheet %s failed", sheet.pk)
-        if Sheet.objects.filter(pk=sheet.pk, status__in=ACCEPTED).exists():
+        if sheet_import_committed(sheet=sheet) is not None:
             messages.warning(
                 request,
                 _(
@@ -404,7 +410,7 @@ def sheet_file(request, pk: int):
 @permissions.rule_required(permissions.can_manage_tournament, tournament_kwarg="tournament_id")
 def tournament_sheets(request, tournament):
     sheets = (
-        Sheet.objects.filter(tournament=tournament, status__in=ACCEPTED)
+        Sheet.objects.filter(tournament=tournament, status__in=Sheet.ACCEPTED)
         .defer("content")
         .select_related("uploaded_by")
         .order_by("-imported_at", "-id")
