@@ -367,3 +367,21 @@ class LiveTable(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} T{self.table}"
+
+
+class LiveAction(models.Model):
+    """One action of the tournament day done once: the key its form carried (a double click or a page sent again
+    carries the same) and where the referee was sent after it (tournaments.live.page_tools.one_effect)."""
+
+    live = models.ForeignKey(LiveTournament, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=64)
+    next_url = models.CharField(max_length=300)
+    done_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("tournament-day action")
+        verbose_name_plural = _("tournament-day actions")
+        constraints = [models.UniqueConstraint(fields=["live", "key"], name="live_action_once")]
+
+    def __str__(self) -> str:
+        return f"{self.live_id} {self.key}"

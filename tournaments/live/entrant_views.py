@@ -12,7 +12,7 @@ from players.selectors import player_search
 from tournaments.live import selectors
 from tournaments.live.entrants import entrant_add, entrant_withdraw
 from tournaments.live.forms import AddPlayerForm, FindPlayerForm, WithdrawForm
-from tournaments.live.page_tools import current_number, lang, referee_only, running_live, words
+from tournaments.live.page_tools import current_number, lang, one_effect, referee_only, running_live, words
 from tournaments.live.refusals import LiveRefused
 from tournaments.models import LiveEntrant, LiveTournament, Tournament
 
@@ -40,6 +40,7 @@ def live_players(request, tournament: Tournament, live: LiveTournament):
 @referee_only
 @require_POST
 @running_live
+@one_effect()
 def live_add(request, tournament: Tournament, live: LiveTournament):
     form = AddPlayerForm(request.POST)
     if not form.is_valid():
@@ -56,6 +57,7 @@ def live_add(request, tournament: Tournament, live: LiveTournament):
 @referee_only
 @require_POST
 @running_live
+@one_effect()
 def live_withdraw(request, tournament: Tournament, live: LiveTournament):
     form = WithdrawForm(request.POST)
     entrant = None

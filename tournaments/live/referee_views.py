@@ -28,7 +28,7 @@ from rules.rulesets import SPARE_ID
 from tournaments.live import selectors
 from tournaments.live.entrants import NewEntrant
 from tournaments.live.forms import ManualPairsForm, PairForm, SelfEntryForm, StartForm, SwapForm
-from tournaments.live.page_tools import current_number, lang, referee_only, running_live, words
+from tournaments.live.page_tools import current_number, lang, one_effect, referee_only, running_live, words
 from tournaments.live.pools import key_of
 from tournaments.live.publication import live_publish
 from tournaments.live.refusals import LiveRefused
@@ -116,6 +116,7 @@ def live_run(request, tournament: Tournament, live: LiveTournament):
 @referee_only
 @require_POST
 @running_live
+@one_effect(seen_matters=True)
 def live_pair(request, tournament: Tournament, live: LiveTournament):
     form = PairForm(request.POST)
     if not form.is_valid():
@@ -136,6 +137,7 @@ def live_pair(request, tournament: Tournament, live: LiveTournament):
 @referee_only
 @require_POST
 @running_live
+@one_effect(seen_matters=True)
 def live_pair_manually(request, tournament: Tournament, live: LiveTournament):
     """The referee's own pairs: round 1 `manual`, or a round the rules cannot pair without a rematch."""
     form = ManualPairsForm(request.POST)
@@ -163,6 +165,7 @@ def _round_of(live: LiveTournament, round_id: int) -> LiveRound:
 @referee_only
 @require_POST
 @running_live
+@one_effect(seen_matters=True)
 def live_swap(request, tournament: Tournament, live: LiveTournament, round_id: int):
     round_ = _round_of(live, round_id)
     keys = [(k, str(k)) for t in round_.tables.select_related("a", "b") for k in _keys(t)]
@@ -187,6 +190,7 @@ def _keys(table: LiveTable) -> list[int]:
 @referee_only
 @require_POST
 @running_live
+@one_effect(seen_matters=True)
 def live_round_publish(request, tournament: Tournament, live: LiveTournament, round_id: int):
     round_ = _round_of(live, round_id)
     try:
@@ -201,6 +205,7 @@ def live_round_publish(request, tournament: Tournament, live: LiveTournament, ro
 @referee_only
 @require_POST
 @running_live
+@one_effect()
 def live_self_entry(request, tournament: Tournament, live: LiveTournament):
     form = SelfEntryForm(request.POST)
     form.is_valid()
@@ -215,6 +220,7 @@ def live_self_entry(request, tournament: Tournament, live: LiveTournament):
 @referee_only
 @require_POST
 @running_live
+@one_effect(seen_matters=True)
 def live_publish_view(request, tournament: Tournament, live: LiveTournament):
     try:
         outcome = live_publish(live, user=request.user)

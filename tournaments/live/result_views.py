@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.live import selectors
 from tournaments.live.forms import ResultForm
-from tournaments.live.page_tools import current_number, lang, number_text, referee_only, running_live, words
+from tournaments.live.page_tools import current_number, lang, number_text, one_effect, referee_only, running_live, words
 from tournaments.live.refusals import LiveRefused
 from tournaments.live.results import free_players, results_record
 from tournaments.models import LiveTable, LiveTournament, Tournament
@@ -57,6 +57,7 @@ def live_results(request, tournament: Tournament, live: LiveTournament, number: 
 @referee_only
 @require_POST
 @running_live
+@one_effect()
 def live_result(request, tournament: Tournament, live: LiveTournament, number: int, table: int):
     """One table's result: POST result, a_losses, b_losses, free (on/absent), reason (a change once the next round
     is paired)."""

@@ -1,0 +1,19 @@
+"""The hidden fields of every form of the referee's tournament day: a new action key each time the page is shown,
+and the version of the tournament the page shows (tournaments.live.page_tools.one_effect)."""
+
+from __future__ import annotations
+
+import uuid
+
+from django import template
+from django.utils.html import format_html
+
+from tournaments.live.page_tools import ACTION_FIELD, SEEN_FIELD
+
+register = template.Library()
+
+
+@register.simple_tag
+def live_action_fields(live) -> str:
+    return format_html('<input type="hidden" name="{}" value="{}"><input type="hidden" name="{}" value="{}">',
+                       ACTION_FIELD, uuid.uuid4().hex, SEEN_FIELD, live.version)
