@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from players import admin_actions
 from players.admin_forms import ClubForm, PlayerForm
-from players.admin_mixins import AuditedAdmin
+from players.admin_mixins import AuditedAdmin, ReadOnlyAdmin
 from players.models import AuditEntry, Club, Country, OpeningBalance, Player, RetiredId, Sanction
 from players.services import next_free_id_preview, player_ids_allocate
 from ratings.requests import replay_request
@@ -87,17 +87,8 @@ class SanctionAdmin(admin_actions.SanctionAdminMixin, AuditedAdmin):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnlyAdmin):
     list_display = ["at", "user", "action", "object_type", "object_id", "summary"]
     list_filter = ["action", "object_type"]
     search_fields = ["summary", "object_id"]
     date_hierarchy = "at"
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

@@ -81,8 +81,9 @@ class AuditedAdmin(admin.ModelAdmin):
         super().delete_queryset(request, queryset)
 
 
-class DerivedAdmin(admin.ModelAdmin):
-    """Rows the replay writes: readable in the admin, never edited by hand (a replay would undo the edit)."""
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows readable in the admin and never edited by hand: those the replay writes (a replay would undo the
+    edit) and the audit log (a record of what was done)."""
 
     def has_add_permission(self, request):
         return False

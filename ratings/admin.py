@@ -4,7 +4,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from players import permissions
-from players.admin_mixins import AuditedAdmin, DerivedAdmin
+from players.admin_mixins import AuditedAdmin, ReadOnlyAdmin
 from ratings.closing import YearCloseError, year_close
 from ratings.models import ClosedYear, PlayerRating, RatingCount, RatingEvent, RatingSystem, ReplayRequest
 
@@ -54,7 +54,7 @@ class ClosedYearAdmin(admin.ModelAdmin):
 
 
 @admin.register(PlayerRating)
-class PlayerRatingAdmin(DerivedAdmin):
+class PlayerRatingAdmin(ReadOnlyAdmin):
     list_display = ["player", "system", "rating", "rank_code", "games", "last_played"]
     list_filter = ["system", "rank_code"]
     search_fields = ["player__last_name", "player__id"]
@@ -62,7 +62,7 @@ class PlayerRatingAdmin(DerivedAdmin):
 
 
 @admin.register(RatingEvent)
-class RatingEventAdmin(DerivedAdmin):
+class RatingEventAdmin(ReadOnlyAdmin):
     list_display = ["player", "system", "seq", "kind", "date", "rating_before", "rating_after", "change"]
     list_filter = ["system", "kind"]
     search_fields = ["player__id"]
@@ -70,12 +70,12 @@ class RatingEventAdmin(DerivedAdmin):
 
 
 @admin.register(ReplayRequest)
-class ReplayRequestAdmin(DerivedAdmin):
+class ReplayRequestAdmin(ReadOnlyAdmin):
     list_display = ["id", "system", "since", "reason", "status", "requested_at", "finished_at", "games"]
     list_filter = ["system", "status"]
 
 
 @admin.register(RatingCount)
-class RatingCountAdmin(DerivedAdmin):
+class RatingCountAdmin(ReadOnlyAdmin):
     list_display = ["system", "rating", "players"]
     list_filter = ["system"]

@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 
 from players import admin_actions
 from players.admin_forms import GameForm, RegistrationForm, TournamentForm
-from players.admin_mixins import AuditedAdmin, DerivedAdmin
+from players.admin_mixins import AuditedAdmin, ReadOnlyAdmin
 from ratings.requests import replay_request
 from tournaments.models import Game, Registration, Sheet, Standing, Tournament
 
@@ -125,6 +125,6 @@ class SheetAdmin(admin.ModelAdmin):
 
 
 @admin.register(Standing)
-class StandingAdmin(DerivedAdmin):
+class StandingAdmin(ReadOnlyAdmin):
     list_display = ["tournament", "pool", "rank", "player", "score", "opponents_score"]
     list_select_related = ["tournament", "player"]
