@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 
 from players.models import SPARE_ID, Player, RetiredId
 from players.selectors import player_search_q
-from ratings.models import PlayerRating, RatingSystem
+from ratings.models import PlayerRating, RatingEvent, RatingSystem
 from ratings.positions import Positions, with_positions
 from rules.ranks import rank_by_code
 from rules.rulesets import Ruleset
@@ -205,6 +205,26 @@ def rating_list(
     ordered = in_range.order_by(*SORTS[sort]).values_list("pk", flat=True)
     return RatingListQuery(system_code, listed, ordered, hidden, by_player=False, whole=whole,
                            by_rating=sort == "rating", searched=bool(search))
+
+
+def last_tournament_changes(*, system: RatingSystem | str, player_ids: list[int]) -> dict[int, int]:
+    """Each player's rating change in their last rated tournament of the system (the rating after its last game
+    minus the rating before its first), in one query for a page of players: FIDE's and chess-results' "change"
+    column. A player whose last event is no tournament's (an opening balance, a deleted tournament) has none."""
+    system_code = system if isinstance(system, str) else system.code
+    last = (RatingEvent.objects.filter(system_id=system_code, player_id=OuterRef("player_id"), kind=RatingEvent.GAME)
+            .order_by("-seq").values("tournament_id")[:1])
+    events = (RatingEvent.objects.filter(system_id=system_code, player_id__in=player_ids, kind=RatingEvent.GAME,
+                                         tournament__isnull=False, tournament_id=Subquery(last))
+              .order_by().values_list("player_id", "seq", "rating_before", "rating_after"))
+    first: dict[int, tuple[int, int]] = {}
+    final: dict[int, tuple[int, int]] = {}
+    for player, seq, before, after in events:
+        if player not in first or seq < first[player][0]:
+            first[player] = (seq, before)
+        if player not in final or seq > final[player][0]:
+            final[player] = (seq, after)
+    return {player: final[player][1] - first[player][1] for player in first}
 
 
 def rank_rating_bounds(ruleset: Ruleset, code: str) -> tuple[int | None, int | None]:

@@ -19,7 +19,7 @@ from openpyxl import Workbook
 
 from championship.selectors import championship_rules
 from ratings.models import RatingSystem
-from ratings.rating_list import RatingListPaginator, rating_list, rating_rows
+from ratings.rating_list import RatingListPaginator, last_tournament_changes, rating_list, rating_rows
 from ratings.selectors import (
     country_name,
     filter_choices,
@@ -126,6 +126,9 @@ def rating_list_view(request, system: str):
     rows = rating_rows(list(page.object_list), system=current, by_player=listing.by_player,
                        positions=listing.positions)
     _decorate(rows, current.get_ruleset(), get_language())
+    changes = last_tournament_changes(system=current, player_ids=[row.player_id for row in rows])
+    for row in rows:
+        row.last_change = changes.get(row.player_id)
     query = request.GET.copy()
     query.pop("page", None)
     return render(request, "public/rating_list.html", {
