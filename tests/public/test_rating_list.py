@@ -218,15 +218,16 @@ def test_rating_list_takes_the_same_queries_whatever_its_size(visitor, db, djang
     for i in range(size):
         rated(f"Player{i}", 900 + i, club=clubs[i], excluded=(i == 0))
     f.renumber_positions()
-    # systems, countries and clubs offered (then cached), hidden IDs, rating counts, count, page keys, page rows
-    with django_assert_num_queries(8):
+    # systems, countries and clubs offered (then cached), hidden IDs, rating counts, count, page keys, page rows,
+    # the page's last-tournament changes
+    with django_assert_num_queries(9):
         assert visitor.get(URL, {"country": "FR", "sort": "rating"}).status_code == 200
     # the whole list is counted from the rating counts, less the hidden players' rows
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         assert visitor.get(URL, {"sort": "name", "page": 1}).status_code == 200
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         assert visitor.get(URL, {"page": 1}).status_code == 200
-    with django_assert_num_queries(5):  # a search: its keys, in order, and so its count, in one query
+    with django_assert_num_queries(6):  # a search: its keys, in order, and so its count, in one query
         assert visitor.get(URL, {"q": "Player"}).status_code == 200
 
 
