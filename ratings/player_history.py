@@ -200,7 +200,10 @@ def _section(system: RatingSystem, rating: PlayerRating | None, events: list[Rat
         row.wins += letter == "W"
         row.draws += letter == "D"
         row.losses += letter == "L"
-    section.tournaments = list(by_tournament.values())
+    # Newest first: what a player looks for is their latest tournament and game.
+    section.tournaments = list(reversed(by_tournament.values()))
+    section.games.reverse()
+    section.adjustments.reverse()
     return section
 
 

@@ -196,20 +196,36 @@ def migrated(db):
     return marie
 
 
-def test_the_opening_balance_is_the_first_line_of_the_history(visitor, migrated):
+def test_the_opening_balance_is_the_oldest_line_of_the_history_listed_newest_first(visitor, migrated):
     page = text(visitor.get(url(migrated)))
     tournaments = page[page.index('class="player-tournaments"'):]
     tournaments = tournaments[:tournaments.index("</table>")]
     rows = re.findall(r"<tr[ >].*?</tr>", tournaments, re.S)
-    first = rows[1]  # after the header
-    assert "Opening balance from the former site" in first
-    assert "31 Dec 2021" in first and ">12<" in first and ">1275<" in first
-    assert "Open de Lyon" in rows[2]
+    assert "Open de Lyon" in rows[1]  # after the header: the latest tournament
+    last = rows[-1]
+    assert "Opening balance from the former site" in last
+    assert "31 Dec 2021" in last and ">12<" in last and ">1275<" in last
     # why 15 games when 3 are listed: said in words
     assert "with a rating of 1275 after 12 rated games" in page and "(3 so far)" in page
     games = page[page.index('class="player-games"'):]
-    first_game_row = re.findall(r"<tr[ >].*?</tr>", games[games.index("<tbody>"):], re.S)[0]
-    assert "Opening balance from the former site: 12 rated games, rating 1275" in first_game_row
+    game_rows = re.findall(r"<tr[ >].*?</tr>", games[games.index("<tbody>"):games.index("</tbody>")], re.S)
+    assert "Opening balance from the former site: 12 rated games, rating 1275" in game_rows[-1]
+    assert all("Open de Lyon" in row for row in game_rows[:3])
+
+
+def test_the_latest_tournament_and_game_come_first_with_the_change_beside_the_name(visitor, db):
+    marie, others = f.player("Curie", "Marie"), [f.player(n, "Y") for n in ("Bohr", "Planck", "Dirac")]
+    f.rated_tournament([marie, *others], name="Open de Lyon", start=date(2023, 4, 1), results=["A", "B", "D"])
+    f.rated_tournament([marie, *others], name="Open de Nice", start=date(2024, 4, 1), results=["A", "A", "A"])
+    page = text(visitor.get(url(marie)))
+    tournaments = page[page.index('class="player-tournaments"'):]
+    assert tournaments.index("Open de Nice") < tournaments.index("Open de Lyon")
+    header = re.findall(r"<th[^>]*>(.*?)</th>", tournaments[:tournaments.index("</thead>")])
+    assert header[:2] == ["Tournament", "Change"]
+    games = page[page.index('class="player-games"'):]
+    assert games.index("Open de Nice") < games.index("Open de Lyon")
+    for word in ("W win, D draw, L loss", "the opponent&#x27;s rating before the game", "wins, draws and losses"):
+        assert word in page.replace("'", "&#x27;")
 
 
 def test_the_chart_starts_from_the_opening_balance_with_its_mark(visitor, migrated):
