@@ -260,6 +260,9 @@ def test_a_claim_against_the_spare_is_refused_at_once(client, referee, django_us
     user = django_user_model.objects.create_user("alone", password="x-pass-123")
     Player.objects.filter(pk=spare_table.a.player_id).update(user=user)
     client.force_login(user)
+    page = client.get(reverse("live_page", args=[live.pk])).content.decode()
+    assert "A game against the spare is entered by the referee" in page
+    assert reverse("live_claim", args=[live.pk, spare_table.pk]) not in page  # no form that could never count
     response = client.post(reverse("live_claim", args=[live.pk, spare_table.pk]),
                            {"result": "A", "a_losses": "0", "b_losses": "100"})
     assert response.status_code == 400

@@ -127,9 +127,11 @@ def _rerun(drawn: dict) -> list[tuple[int, int, int]]:
 
 
 def _touches(change: dict, players: set[int], tables: set[int | None]) -> bool:
-    if change.get("kind") == "swap":
-        return bool({change.get("a"), change.get("b")} & players)
-    return bool({change.get("table"), change.get("to")} & tables)
+    """Whether a change explains what became of a pair: a swap of one of its players broke it (it plays nowhere
+    as drawn); a chosen table moved it (it plays, at another table)."""
+    if None in tables:
+        return change.get("kind") == "swap" and bool({change.get("a"), change.get("b")} & players)
+    return change.get("kind") == "table" and bool({change.get("table"), change.get("to")} & tables)
 
 
 def _standing_now(live: LiveTournament, pool: str, number: int, drawn: dict) -> list[int]:

@@ -100,7 +100,7 @@ class DiscardedView:
     was_published: bool
     results_discarded: int
     discarded_at: object
-    pairs: list[tuple[int, str, str]]  # (table, A's name, B's name)
+    pairs: list[tuple[int, str, str, str]]  # (table, A's name, B's name, the result discarded)
     changes: list[ChangeView]
     checkable: bool
 
@@ -309,10 +309,19 @@ def change_view(change: dict, language: str, name) -> ChangeView:
 
 def _discarded_view(kept: LiveDiscardedDraw, language: str, name) -> DiscardedView:
     pairs = [(p.get("table"), p.get("a_name") or name(p.get("a")),
-              p.get("b_name") or (spare_name() if p.get("b") == SPARE_ID else name(p.get("b")))) for p in kept.pairs]
+              p.get("b_name") or (spare_name() if p.get("b") == SPARE_ID else name(p.get("b"))),
+              _result_text(p)) for p in kept.pairs]
     return DiscardedView(kept.pk, kept.number, kept.kind, kept.system, kept.seed, kept.reason, kept.was_published,
                          kept.results_discarded, kept.discarded_at, pairs,
                          [change_view(c, language, name) for c in kept.changes], kept.drawn is not None)
+
+
+def _result_text(pair: dict) -> str:
+    """A discarded table's result as it was entered: the code and the losses (the sheet's words)."""
+    if not pair.get("result"):
+        return ""
+    losses = pair.get("a_losses"), pair.get("b_losses")
+    return pair["result"] + ("" if losses == (None, None) else f" {losses[0]}% / {losses[1]}%")
 
 
 def _seat(round_view: RoundView, lines: list[StandingLine] | None, by_key: dict[int, LiveEntrant]) -> None:
