@@ -8,9 +8,11 @@ from collections.abc import Callable, Mapping
 MESSAGES: dict[str, dict[str, str]] = {
     # pairing refusals
     "no_pairing_without_rematch": {
-        "en": "Round {round} cannot be paired without a rematch. Pair it by hand and give the reason.",
-        "fr": "La ronde {round} ne peut pas être appariée sans revanche. Appariez-la à la main et donnez la "
-              "raison.",
+        "en": "Round {round} cannot be paired without a rematch. Pair it by hand: two players never meet twice "
+              "(the result sheet refuses it), a second game against the spare needs a reason.",
+        "fr": "La ronde {round} ne peut pas être appariée sans revanche. Appariez-la à la main : deux joueurs ne "
+              "se rencontrent jamais deux fois (la feuille de résultats le refuse), une seconde partie contre la "
+              "réserve demande une raison.",
     },
     "elo_levels_required": {
         "en": "{players} players for {ideal} ideal: the charter requires pairing round 1 by Elo levels.",
@@ -174,6 +176,16 @@ MESSAGES: dict[str, dict[str, str]] = {
               "withdraw it.",
         "fr": "La ronde {round} de la poule {pool} a des résultats saisis ({count}) : confirmez qu'ils sont "
               "effacés pour la retirer.",
+    },
+    "rematch_unpublishable": {
+        "en": "{a} and {b} have already met: two players never meet twice (charter App. 2 §2.a.i), and the result "
+              "sheet the tournament is published as refuses it. Pair them otherwise.",
+        "fr": "{a} et {b} se sont déjà rencontrés : deux joueurs ne se rencontrent jamais deux fois (charte, "
+              "ann. 2 §2.a.i), et la feuille de résultats qui publie le tournoi le refuse. Appariez-les autrement.",
+    },
+    "publish_met_twice": {
+        "en": "{a} and {b} meet twice: the result sheet refuses it (charter App. 2 §2.a.i).",
+        "fr": "{a} et {b} se rencontrent deux fois : la feuille de résultats le refuse (charte, ann. 2 §2.a.i).",
     },
     "not_in_round": {"en": "{player} does not play in this round.", "fr": "{player} ne joue pas dans cette ronde."},
     "same_table": {"en": "{a} and {b} already play each other.",

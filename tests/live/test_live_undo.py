@@ -102,25 +102,46 @@ def test_every_swap_keeps_its_reason_and_a_later_swap_never_drops_an_earlier_one
     assert [c["kind"] for c in round_.changes] == ["swap", "swap"]
 
 
-def test_a_swap_that_forces_a_rematch_needs_a_reason_named_in_words():
+def test_a_swap_that_makes_two_players_meet_again_is_refused_in_their_names():
+    """The result sheet refuses two players meeting twice: the swap is refused when typed, not the publication."""
     live = live_tournament(federation_players(4, clubs=4), rounds=3)
-    rng = random.Random(1)
-    play_round(live, 1, rng)
+    play_round(live, 1, random.Random(1))
     met = _tables(LiveRound.objects.get(live=live, number=1))
     second = round_pair(live)
     pairs = _tables(second)
-    # Swap so that round 1's first pair meets again.
     x, y = met[0][1], met[0][2]
     table_x = next(p for p in pairs if x in p[1:])
     partner = table_x[1] if table_x[2] == x else table_x[2]
     with pytest.raises(LiveRefused) as refused:
-        round_swap(second, partner, y)
+        round_swap(second, partner, y, reason="they asked")
+    code, params = refused.value.notices[0]
+    assert code == "rematch_unpublishable" and {params["a"], params["b"]} == {x, y}
+    names = {key_of(e): f"{e.first_name} {e.last_name}" for e in live.entrants.all()}
+    text = refused.value.messages("en", names.get)[0]
+    assert "have already met: two players never meet twice" in text and str(x) not in text
+    assert LiveRound.objects.get(pk=second.pk).changes == []
+
+
+def test_a_swap_giving_the_spare_a_player_it_met_needs_a_reason_named_in_words():
+    live = live_tournament(federation_players(5, clubs=5), rounds=3)
+    play_round(live, 1, random.Random(1))
+    had_spare = next(a for _, a, b in _tables(LiveRound.objects.get(live=live, number=1)) if b == SPARE_ID)
+    met = {frozenset(p[1:]) for p in _tables(LiveRound.objects.get(live=live, number=1))}
+    second = round_pair(live)
+    pairs = _tables(second)
+    spare_partner = next(a for _, a, b in pairs if b == SPARE_ID)
+    mate = next(b if a == had_spare else a for _, a, b in pairs if had_spare in (a, b))
+    assert frozenset((spare_partner, mate)) not in met  # the swap bends one rule only: the spare again
+    with pytest.raises(LiveRefused) as refused:
+        round_swap(second, had_spare, spare_partner)
     code, params = refused.value.notices[0]
     assert code == "reason_required" and params["warnings"][0]["code"] == "rematch"
     names = {key_of(e): f"{e.first_name} {e.last_name}" for e in live.entrants.all()}
+    names[SPARE_ID] = "Spare"
     text = refused.value.messages("en", names.get)[0]
-    assert "have already met: paired again by the referee" in text and str(x) not in text
-    assert LiveRound.objects.get(pk=second.pk).changes == []
+    assert "have already met: paired again by the referee" in text and names[had_spare] in text
+    swapped = round_swap(second, had_spare, spare_partner, reason="Paul must leave early")
+    assert swapped.changes[-1]["reason"] == "Paul must leave early"
 
 
 def test_a_pair_is_given_a_chosen_table_by_exchanging_two_tables_numbers():

@@ -125,6 +125,8 @@ def _named(issue: Issue, names: dict[str, str]) -> tuple[str, dict]:
     if issue.code == "name_differs":
         return "publish_name_differs", {"sheet_name": p.get("sheet_name", ""), "site_name": p.get("site_name", ""),
                                         "id": p.get("id", "")}
+    if issue.code == "players_met_twice":
+        return "publish_met_twice", {"a": name(p.get("a")), "b": name(p.get("b"))}
     if issue.code == "player_without_game":
         return "publish_without_game", {"player": name(p.get("key"))}
     named = {k: name(v) if k in ("a", "b", "key") else v for k, v in p.items()}

@@ -185,6 +185,7 @@ def round_pair_manually(live: LiveTournament, *, pool: str = "A", pairs: Sequenc
             pairing = pair_manually(rules_pool, pairs, withdrawn=withdrawn, elsewhere=elsewhere)
         except PairingRefused as exc:
             raise LiveRefused.from_pairing(exc) from None
+        _refuse_unpublishable(pairing.warnings)
         warnings = [asdict(w) for w in pairing.warnings]
         if warnings and not reason.strip():
             raise LiveRefused.one("reason_required", warnings=warnings)
@@ -239,7 +240,9 @@ def round_swap(round_: LiveRound, first: int, second: int, *, reason: str = "", 
             a, b = _oriented(keys["a"], keys["b"], rules_pool)
             table.a, table.b = state.entrants[a], None if b == SPARE_ID else state.entrants[b]
             made.append((a, b))
-        bent = [asdict(w) for w in change_warnings(rules_pool, made)]
+        found = change_warnings(rules_pool, made)
+        _refuse_unpublishable(found)
+        bent = [asdict(w) for w in found]
         if bent and not reason.strip():
             raise LiveRefused.one("reason_required", warnings=bent)
         LiveTable.objects.bulk_update([one, other], ["a", "b"])
@@ -253,6 +256,17 @@ def round_swap(round_: LiveRound, first: int, second: int, *, reason: str = "", 
                              f"(table {other.table}) swapped", changes={"reason": reason.strip()})
         bump(live)
     return round_
+
+
+def _refuse_unpublishable(warnings) -> None:
+    """**Decision** (PAIRING.md §7, 2026-11-26: publication never refuses what the site could have refused when it
+    was typed): a rematch of two players is refused when the referee types it, since the result sheet the day is
+    published as refuses two players meeting twice (RESULT_SHEET.md, charter App. 2 §2.a.i). A second game against
+    the spare, which the sheet accepts, is a rule bent that needs a reason (§2.2, §5)."""
+    rematches = [(w.code, {"a": w.params["a"], "b": w.params["b"]}) for w in warnings
+                 if w.code == "rematch" and SPARE_ID not in (w.params["a"], w.params["b"])]
+    if rematches:
+        raise LiveRefused([("rematch_unpublishable", params) for _, params in rematches])
 
 
 def _oriented(a: int, b: int, pool: RulesPool) -> tuple[int, int]:
