@@ -161,6 +161,8 @@ def test_the_referee_changes_undoes_and_publishes_a_day_on_a_phone(live_server, 
         # 5. Round 2 paired, published, its results in; then withdrawn: refused until its results are discarded.
         page.goto(run_url)
         page.locator("form[action$='/pair/'] button.big").click()
+        expect(page.locator(".proposal .seat").first).to_contain_text("·")
+        snap(page, "5b-round-2-proposal")
         page.locator(".proposal form[action*='/publish/'] button").click()
         _enter_round(page, 2, words)
         second = _tables(2)

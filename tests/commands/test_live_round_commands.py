@@ -11,7 +11,8 @@ import pytest
 
 from tests.commands.test_live_commands import pair, results_csv, run, start
 from tests.live.helpers import federation_players
-from tournaments.models import LiveDiscardedDraw, LiveRound, LiveTable
+from tournaments.live.rounds import round_pair, round_swap
+from tournaments.models import LiveDiscardedDraw, LiveRound, LiveTable, LiveTournament
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,3 +71,15 @@ def test_a_refused_file_of_2000_rows_is_refused_fast_naming_each_table(tmp_path)
     assert len(problems) == 2000
     assert problems[0].startswith("table 1: ") and problems[-1] == "table 2000: Round 1 has no table 2000."
     assert not LiveTable.objects.filter(round__live_id=tid).exclude(result="").exists()
+
+
+@pytest.mark.django_db
+def test_live_pair_replaces_a_proposal_changed_on_the_pages_and_keeps_it(tmp_path):
+    tid = start(tmp_path, federation_players(8))
+    proposal = round_pair(LiveTournament.objects.get(pk=tid), seed=5)
+    tables = list(proposal.tables.select_related("a", "b").order_by("table"))
+    round_swap(proposal, tables[0].b.player_id, tables[1].b.player_id, reason="friends")
+    printed = pair(tid, "--seed", "6")
+    assert printed["seed"] == 6
+    kept = LiveDiscardedDraw.objects.get(live_id=tid)
+    assert (kept.seed, kept.reason, kept.changes[0]["reason"]) == (5, "replaced by live_pair", "friends")
