@@ -1,11 +1,13 @@
 """The referee's tournament day, under /referee/live/ (PAIRING.md): the list of tournaments to run, starting one,
-the run page where rounds are proposed (drawn, paired by hand, swapped) and published, the players' own entries
-switched on or off, and the publication, which imports the day as an uploaded sheet.
+the run page where rounds are proposed (drawn, paired by hand), changed (two players swapped, a pair given a chosen
+table), published and withdrawn, and the players' own entries switched on or off. The publication's preview and
+the workbook so far are in publish_views.
 
 The day: start from a calendar tournament → add the players (entrant_views) → pair round 1 (the method the
-charter allows) → swap players if needed → publish the round → enter each table's result (result_views) → pair
-the next round … → publish the tournament. Every refusal of the services (LiveRefused) is shown in the page's
-language and changes nothing; a refused POST answers 400.
+charter allows) → change it if needed → publish the round → enter each table's result (result_views) → pair
+the next round … → see the preview and publish the tournament (publish_views). Every refusal of the services
+(LiveRefused) is shown in the page's language, players named, and changes nothing; a refused POST answers 400
+and shows the form as it was typed.
 """
 
 from __future__ import annotations
