@@ -6,6 +6,7 @@ from championship import views as championship
 from players import views as players
 from ratings import views as ratings
 from tournaments import views as tournaments
+from tournaments.live import draw_views
 from tournaments.live import public_views as live
 
 urlpatterns = [
@@ -23,6 +24,10 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/live/", live.live_page, name="live_page"),
     path("tournaments/<int:tournament_id>/live/now/", live.live_now, name="live_now"),
     path("tournaments/<int:tournament_id>/live/tables/<int:table_id>/", live.live_claim, name="live_claim"),
+    path("tournaments/<int:tournament_id>/live/rounds/<int:number>/check/", draw_views.live_check,
+         name="live_check"),
+    path("tournaments/<int:tournament_id>/live/discarded/<int:draw_id>/check/", draw_views.live_check_discarded,
+         name="live_check_discarded"),
     path("championship/", championship.championship_index, name="championship_index"),
     path("championship/<int:year>/", championship.championship_year, name="championship_year"),
     path("championship/<int:year>/international/", championship.championship_international,

@@ -322,6 +322,15 @@ class LiveRound(models.Model):
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
     # Set when a result of an earlier round changed after this round was paired (PAIRING.md §5).
     paired_from_other_results = models.BooleanField(default=False)
+    # Round 1's notes: which system follows from round 2 and why ([{"code", "params"}], rules.pairing.system_note).
+    notes = models.JSONField(_("notes"), default=list, blank=True)
+    # The referee's changes to the proposal, in order, each with its reason (PAIRING.md §5): [{"kind": "swap",
+    # "a", "b", "tables", "reason", "warnings", "at", "by"} or {"kind": "table", "table", "to", "reason", …}].
+    changes = models.JSONField(_("changes"), default=list, blank=True)
+    # The pool and the draw as the rules read them when the round was paired, so that anyone can re-run it
+    # (tournaments.live.draws): {"players", "standing", "played", "round", "rounds", "system", "method", "seed",
+    # "numbers", "pairs"}. None for a round paired by hand.
+    drawn = models.JSONField(_("draw"), null=True, blank=True)
 
     class Meta:
         ordering = ["live", "number", "pool"]
@@ -352,6 +361,9 @@ class LiveTable(models.Model):
     # What each player entered, waiting for the other's confirmation: {"result", "a_losses", "b_losses"}.
     claim_a = models.JSONField(null=True, blank=True)
     claim_b = models.JSONField(null=True, blank=True)
+    # Counts the changes of the result and the claims: a form carries the one it showed, so that a second referee's
+    # entry never replaces the first silently (tournaments.live.results).
+    revision = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["round", "table"]
@@ -367,6 +379,41 @@ class LiveTable(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} T{self.table}"
+
+
+class LiveDiscardedDraw(models.Model):
+    """A round's pairing the referee discarded (PAIRING.md §3, §5): drawn or paired again before it was published,
+    dropped when the players changed, or a round withdrawn, published or not. Kept with its seed, its pairs and the
+    reason, and listed on the round's public page, so that nobody can draw until a draw suits them unseen."""
+
+    DRAWN_AGAIN, WITHDRAWN, PLAYERS_CHANGED = "drawn_again", "withdrawn", "players_changed"
+    KINDS = [(DRAWN_AGAIN, _("drawn or paired again")), (WITHDRAWN, _("withdrawn")),
+             (PLAYERS_CHANGED, _("dropped: the players changed"))]
+
+    live = models.ForeignKey(LiveTournament, on_delete=models.CASCADE, related_name="discarded")
+    pool = models.CharField(_("pool"), max_length=30, default="A")
+    number = models.PositiveSmallIntegerField(_("round"))
+    kind = models.CharField(max_length=16, choices=KINDS)
+    system = models.CharField(_("system"), max_length=12)
+    seed = models.BigIntegerField(_("seed"), null=True, blank=True)
+    # [{"table", "a", "b", "a_name", "b_name", "result", "a_losses", "b_losses"}]: names kept as they were.
+    pairs = models.JSONField(default=list)
+    reason = models.TextField(_("reason"), blank=True)
+    was_published = models.BooleanField(default=False)
+    results_discarded = models.PositiveSmallIntegerField(default=0)
+    changes = models.JSONField(default=list, blank=True)
+    drawn = models.JSONField(null=True, blank=True)
+    discarded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                     related_name="+")
+    discarded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["live", "pool", "number", "discarded_at", "id"]
+        verbose_name = _("discarded draw")
+        verbose_name_plural = _("discarded draws")
+
+    def __str__(self) -> str:
+        return f"{self.live_id} {self.pool} R{self.number} {self.kind}"
 
 
 class LiveAction(models.Model):

@@ -50,7 +50,9 @@ Pair, Pairing, Notice           the outputs: one game and its table; a round's p
 PairingRefused                  nothing paired: the notices say why (the referee's input, or no pairing exists)
 pair_round                      pairs a round by the tournament's system, or round 1 by a method
 pair_manually                   checks the referee's pairs (refusals and warnings) and numbers their tables
-choose_system                   classic / adapted / groups from P at the start and R (and the referee's choice)
+change_warnings                 the rules a change of the referee's bends in the pairs it makes (rematch, club-mates)
+choose_system                   classic / adapted / groups from P at the start and R (and the referee's choice,
+                                a choice only when P = N); system_note says which applies and why (round 1's notes)
 round_one_methods               the round-1 methods the charter allows for P and R
 initial_standing, deal_groups   the standing before round 1; the two groups dealt from it
 club_round, ideal_number        whether a round keeps club-mates apart; N = 2^R
@@ -59,7 +61,7 @@ tables                          §2.5's table order and numbering of any list of
 free_game_players               who may play a free game in the last round; free_game_problems checks one
 """
 
-from rules.pairing.manual import free_game_players, free_game_problems, pair_manually
+from rules.pairing.manual import change_warnings, free_game_players, free_game_problems, pair_manually
 from rules.pairing.model import (
     ADAPTED,
     CLASSIC,
@@ -83,12 +85,14 @@ from rules.pairing.model import (
     initial_standing,
     new_seed,
     round_one_methods,
+    system_note,
 )
 from rules.pairing.rounds import pair_round, tables
 
 __all__ = [
     "ADAPTED", "CLASSIC", "DRAW", "ELO_LEVELS", "GROUPS", "HATS", "MANUAL", "ROUND_ONE_METHODS", "SYSTEMS",
     "Entrant", "Notice", "Pair", "Pairing", "PairingRefused", "Pool",
-    "choose_system", "club_round", "deal_groups", "free_game_players", "free_game_problems", "ideal_number",
-    "initial_standing", "new_seed", "pair_manually", "pair_round", "round_one_methods", "tables",
+    "change_warnings", "choose_system", "club_round", "deal_groups", "free_game_players", "free_game_problems",
+    "ideal_number", "initial_standing", "new_seed", "pair_manually", "pair_round", "round_one_methods",
+    "system_note", "tables",
 ]  # fmt: skip

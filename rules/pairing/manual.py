@@ -61,9 +61,16 @@ def pair_manually(pool: Pool, pairs: Iterable[tuple[int, int]], *, withdrawn: Co
     if problems:
         raise PairingRefused(problems)
     numbered = tables(pool, pairs, first_table)
-    rematches = [Notice("rematch", {"a": p.a, "b": p.b}) for p in numbered if pool.met(p.a, p.b)]
     return Pairing(round=pool.round, system=MANUAL, seed=None, pairs=numbered,
-                   warnings=(*rematches, *club_mate_warnings(pool, pairs)))
+                   warnings=change_warnings(pool, [(p.a, p.b) for p in numbered]))
+
+
+def change_warnings(pool: Pool, pairs: Iterable[tuple[int, int]]) -> tuple[Notice, ...]:
+    """The rules the referee's own pairs bend (PAIRING.md §5), each needing a reason: a rematch, club-mates in a
+    club round. For a whole manual pairing, or only the pairs a swap makes."""
+    pairs = [tuple(pair) for pair in pairs]
+    rematches = [Notice("rematch", {"a": a, "b": b}) for a, b in pairs if pool.met(a, b)]
+    return (*rematches, *club_mate_warnings(pool, pairs, "club_mates_by_hand"))
 
 
 def free_game_players(*, standing: Sequence[int], scores: Mapping[int, float], round: int, rounds: int,

@@ -31,10 +31,15 @@ class Notice:
     Codes and their params:
       refusals — no_pairing_without_rematch(round), elo_levels_required(players, ideal),
         method_not_allowed(method, allowed), method_not_for_round(method, round), hat_missing(players),
-        group_missing(players), swiss_not_allowed(swiss, players, ideal), player_twice(player),
+        group_missing(players), player_twice(player),
         player_unknown(player), player_withdrawn(player), player_other_pool(player), player_unpaired(player),
         player_against_self(player), spare_not_needed(), free_game_not_allowed(player)
-      warnings — club_mates(a, b), rematch(a, b), spare_not_lowest(player, lowest), groups_cross_pair(a, b)
+      warnings, each saying why the rule was bent — club_mates(a, b) (round 1: no draw keeps more clubs
+        apart), club_mates_swiss(a, b) (from round 2: when `a` was paired, any other partner still free would
+        have forced a rematch), spare_not_lowest(player, lowest), groups_cross_pair(a, b); the referee's own
+        pairs (pair_manually, a swap) — rematch(a, b), club_mates_by_hand(a, b)
+      notes — system_chosen / system_default(system, players), system_charter(system, players, ideal),
+        swiss_choice_not_applied(swiss, system, players, ideal) (`system_note`)
     """
 
     code: str
@@ -188,23 +193,37 @@ def choose_system(players: int, rounds: int, swiss: str | None = None) -> str:
     """The system from round 2 on, set once by P at the start (PAIRING.md §4's table).
 
     `swiss` is the referee's choice ("classic" or "adapted"); it is a choice only when P = N (adapted by
-    default). Elsewhere a choice that differs from what the charter imposes is refused, so a referee is told
-    rather than silently overridden.
+    default). **Decision** (PAIRING.md §4, 2026-11-26): for any other P the charter's system applies whatever
+    was chosen (`system_note` says so in round 1's notes): a choice made at the start never blocks a round.
     """
     n = ideal_number(rounds)
     if swiss not in (None, CLASSIC, ADAPTED):
         raise ValueError(f"swiss must be {CLASSIC!r} or {ADAPTED!r}, not {swiss!r}")
     if players == n:
         return swiss or ADAPTED
+    return _charter_system(players, n)
+
+
+def _charter_system(players: int, n: int) -> str:
     if players > n:
-        required = CLASSIC
-    elif 2 * players > n:
-        required = ADAPTED
-    else:
-        required = GROUPS
-    if swiss is not None and swiss != required:
-        raise PairingRefused.one("swiss_not_allowed", swiss=swiss, players=players, ideal=n)
-    return required
+        return CLASSIC
+    if 2 * players > n:
+        return ADAPTED
+    return GROUPS
+
+
+def system_note(players: int, rounds: int, swiss: str | None = None) -> Notice:
+    """What round 1 of a pool says about the system from round 2 on (PAIRING.md §4): the referee's choice when
+    P = N (`system_chosen`), else the charter's system (`system_charter`), and whether a choice made at the start
+    was set aside because P is not N (`swiss_choice_not_applied`)."""
+    n = ideal_number(rounds)
+    system = choose_system(players, rounds, swiss)
+    if players == n:
+        return Notice("system_chosen" if swiss else "system_default", {"system": system, "players": players})
+    if swiss is not None and swiss != system:
+        return Notice("swiss_choice_not_applied", {"swiss": swiss, "system": system, "players": players,
+                                                   "ideal": n})
+    return Notice("system_charter", {"system": system, "players": players, "ideal": n})
 
 
 def round_one_methods(players: int, rounds: int) -> tuple[str, ...]:

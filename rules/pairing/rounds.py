@@ -69,8 +69,9 @@ def pair_round(pool: Pool, *, system: str, method: str | None = None, seed: int 
         else:
             stage = "inside"
             pairs = swiss.inside_round(pool, warnings)
-    return Pairing(round=pool.round, system=label, seed=seed, stage=stage,
-                   pairs=tables(pool, pairs, first_table), warnings=(*warnings, *club_mate_warnings(pool, pairs)))
+    club_code = "club_mates" if pool.round == 1 else "club_mates_swiss"
+    return Pairing(round=pool.round, system=label, seed=seed, stage=stage, pairs=tables(pool, pairs, first_table),
+                   warnings=(*warnings, *club_mate_warnings(pool, pairs, club_code)))
 
 
 def _round_one_method(pool: Pool, method: str | None) -> str:
@@ -100,9 +101,16 @@ def tables(pool: Pool, pairs: Iterable[tuple[int, int]], first_table: int = 1) -
     return tuple(Pair(table, a, b) for table, (a, b) in enumerate(ordered, first_table))
 
 
-def club_mate_warnings(pool: Pool, pairs: Iterable[tuple[int, int]]) -> list[Notice]:
-    """Club-mates paired in a club round: only when no other way existed, but the referee is told."""
+def club_mate_warnings(pool: Pool, pairs: Iterable[tuple[int, int]], code: str = "club_mates") -> list[Notice]:
+    """Club-mates paired in a club round: the referee is told, the warning's code saying why (model.Notice):
+    `club_mates` in a round-1 draw (no draw keeps more clubs apart), `club_mates_swiss` from round 2 (the pair's
+    first player, whose turn it was, had no other partner left that avoided a rematch), `club_mates_by_hand`
+    for the referee's own pairs. A pair keeps its order for `club_mates_swiss` (the walker first)."""
     if not pool.club_round:
         return []
-    found = [sorted(pair, key=pool.place.__getitem__) for pair in pairs if pool.club_mates(*pair)]
-    return [Notice("club_mates", {"a": a, "b": b}) for a, b in sorted(found, key=lambda p: pool.place[p[0]])]
+    if code == "club_mates_swiss":
+        found = [tuple(pair) for pair in pairs if pool.club_mates(*pair)]
+    else:
+        found = [sorted(pair, key=pool.place.__getitem__) for pair in pairs if pool.club_mates(*pair)]
+    return [Notice(code, {"a": a, "b": b}) for a, b in sorted(found, key=lambda p: min(pool.place[p[0]],
+                                                                                         pool.place[p[1]]))]

@@ -123,6 +123,8 @@ def test_a_referee_runs_the_day_on_a_phone_and_a_player_follows_it(live_server, 
         page.get_by_role("link", name="Rounds", exact=True).click()
         expect(page.get_by_role("heading", name="Standings after round 3")).to_be_visible()
         shot(page, "4-complete")
+        page.get_by_role("link", name="See the preview, then publish").click()
+        expect(page.get_by_text("This is what publishing changes")).to_be_visible()
         page.get_by_role("button", name="Publish the tournament").click()
         expect(page.get_by_text("Published: the tournament and the new ratings are on the site.")).to_be_visible(
             timeout=30_000)

@@ -96,8 +96,8 @@ def test_a_swap_that_makes_club_mates_meet_needs_a_reason():
         round_swap(round_, b1, a2)
     assert refused.value.notices[0][0] == "reason_required"
     swapped = round_swap(round_, b1, a2, reason="cousins travelled together")
-    assert swapped.reason == "cousins travelled together"
-    assert {w["code"] for w in swapped.warnings} == {"club_mates"}
+    assert swapped.changes[-1]["reason"] == "cousins travelled together"
+    assert {w["code"] for w in swapped.warnings} == {"club_mates_by_hand"}
 
 
 def test_withdrawn_player_is_not_paired_and_the_spare_comes_in():

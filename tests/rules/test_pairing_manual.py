@@ -25,7 +25,7 @@ def test_manual_club_mates_are_warned_in_a_club_round_only():
     clubs = {1: "X", 2: "X"}
     club_round = pair_manually(make_pool(4, clubs=clubs, round=2, rounds=4), [(1, 2), (3, 4)])
     later = pair_manually(make_pool(4, clubs=clubs, round=3, rounds=4), [(1, 2), (3, 4)])
-    assert club_round.warnings == (Notice("club_mates", {"a": 1, "b": 2}),)
+    assert club_round.warnings == (Notice("club_mates_by_hand", {"a": 1, "b": 2}),)
     assert later.warnings == ()
 
 

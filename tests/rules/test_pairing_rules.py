@@ -25,7 +25,9 @@ from rules.pairing import (
     new_seed,
     pair_round,
     round_one_methods,
+    system_note,
 )
+from rules.pairing.messages import notice_text
 from rules.pairing.model import SEED_LIMIT
 from rules.pairing.round_one import level_groups
 from tests.rules.pairing_helpers import SPARE, codes, make_pool, pairs_of
@@ -49,14 +51,37 @@ def test_system_is_chosen_by_players_at_the_start_and_rounds(players, rounds, sw
     assert choose_system(players, rounds, swiss) == system
 
 
-@pytest.mark.parametrize(("players", "rounds", "swiss"), [
-    (33, 5, "adapted"), (17, 5, "classic"), (16, 5, "classic"), (16, 5, "adapted"),
+@pytest.mark.parametrize(("players", "rounds", "swiss", "system"), [
+    (33, 5, "adapted", "classic"), (26, 5, "classic", "adapted"), (17, 5, "classic", "adapted"),
+    (16, 5, "classic", "groups"), (16, 5, "adapted", "groups"),
 ])  # fmt: skip
-def test_a_swiss_choice_the_charter_does_not_allow_is_refused(players, rounds, swiss):
-    with pytest.raises(PairingRefused) as refused:
-        choose_system(players, rounds, swiss)
-    assert refused.value.notices == (Notice("swiss_not_allowed", {"swiss": swiss, "players": players,
-                                                                  "ideal": 2**rounds}),)
+def test_a_swiss_choice_is_a_choice_only_at_the_ideal_number_elsewhere_the_charter_applies(players, rounds, swiss,
+                                                                                        system):
+    """PAIRING.md §4 (2026-11-26): issue 29's 26 players for 32 with "classic" chosen at the start were refused
+    round 1; the charter's system now applies whatever was chosen, and round 1's note says so."""
+    assert choose_system(players, rounds, swiss) == system
+    assert system_note(players, rounds, swiss) == Notice("swiss_choice_not_applied", {
+        "swiss": swiss, "system": system, "players": players, "ideal": 2**rounds})
+
+
+@pytest.mark.parametrize(("players", "rounds", "swiss", "note"), [
+    (32, 5, None, Notice("system_default", {"system": "adapted", "players": 32})),
+    (32, 5, "classic", Notice("system_chosen", {"system": "classic", "players": 32})),
+    (26, 5, None, Notice("system_charter", {"system": "adapted", "players": 26, "ideal": 32})),
+    (26, 5, "adapted", Notice("system_charter", {"system": "adapted", "players": 26, "ideal": 32})),
+    (40, 5, "classic", Notice("system_charter", {"system": "classic", "players": 40, "ideal": 32})),
+])  # fmt: skip
+def test_round_one_notes_which_system_follows_and_why(players, rounds, swiss, note):
+    assert system_note(players, rounds, swiss) == note
+
+
+def test_the_system_notes_are_worded_in_both_languages():
+    note = system_note(26, 5, "classic")
+    assert notice_text(note.code, note.params, "en") == (
+        "From round 2: adapted Swiss, as the charter requires with 26 players for an ideal number of 32; the "
+        "choice of classic Swiss made at the start applies only with exactly 32 players.")
+    assert "système suisse adapté" in notice_text(note.code, note.params, "fr")
+    assert "\u00a0:" in notice_text(note.code, note.params, "fr")
 
 
 def test_an_unknown_swiss_choice_is_a_programming_error():
@@ -206,7 +231,7 @@ def test_club_mates_meet_in_a_club_round_when_no_other_candidate_is_left_and_the
     pool = make_pool(4, clubs={1: "X", 2: "X", 3: "X", 4: "Y"}, met=[(1, 4)], round=2, rounds=4)
     pairing = pair_round(pool, system="classic")
     assert pairs_of(pairing) == [(1, 2), (3, 4)]
-    assert pairing.warnings == (Notice("club_mates", {"a": 1, "b": 2}),)
+    assert pairing.warnings == (Notice("club_mates_swiss", {"a": 1, "b": 2}),)
 
 
 def test_club_mates_are_moved_behind_not_avoided_by_looking_ahead():
@@ -215,7 +240,7 @@ def test_club_mates_are_moved_behind_not_avoided_by_looking_ahead():
     pool = make_pool(4, clubs={1: "X", 2: "Z", 3: "Y", 4: "Y"}, round=2, rounds=4)
     pairing = pair_round(pool, system="classic")
     assert pairs_of(pairing) == [(1, 2), (3, 4)]
-    assert pairing.warnings == (Notice("club_mates", {"a": 3, "b": 4}),)
+    assert pairing.warnings == (Notice("club_mates_swiss", {"a": 3, "b": 4}),)
 
 
 def test_independent_players_have_no_club_mates():

@@ -4,11 +4,12 @@ words the page shows."""
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from rules.pairing import DRAW, ELO_LEVELS, HATS
-from rules.rulesets import SPARE_ID
 from tournaments.live.entrants import NewEntrant
 from tournaments.live.pools import NEW_KEY
 from tournaments.live.results import Result
@@ -64,9 +65,14 @@ class WithdrawForm(forms.Form):
 
 
 class PairForm(forms.Form):
+    """Pair the next round, or pair (draw) it again. No seed: the site draws one (PAIRING.md §3, 2026-11-26);
+    the commands' --seed reproduces a draw."""
+
     pool = forms.CharField(max_length=30, required=False, initial="A", widget=forms.HiddenInput)
     method = forms.ChoiceField(label=_("Round 1 method"), choices=METHOD_CHOICES, required=False)
-    seed = forms.IntegerField(label=_("Seed (blank: the site draws one)"), required=False, min_value=0)
+    reason = forms.CharField(label=_("Why pair it again? (shown on the public page)"), max_length=500,
+                             required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    discard_changes = forms.BooleanField(label=_("Discard my changes to this proposal"), required=False)
 
 
 class ManualPairsForm(forms.Form):
@@ -93,17 +99,22 @@ class ManualPairsForm(forms.Form):
         return pairs
 
 
+_ID = re.compile(r"(N?)([0-9]{1,9})")  # ASCII digits only: "²".isdigit() is True, int("²") is not a number
+
+
 def _key(word: str, line: int) -> int:
     """A player's ID as the pairing reads it: 99 the spare, N12 the new player of entrant row 12."""
-    text = word.strip().upper()
-    if text.startswith("N") and text[1:].isdigit():
-        return NEW_KEY + int(text[1:])
-    if text.isdigit() and 0 < int(text) < NEW_KEY:
-        return int(text) if int(text) != SPARE_ID else SPARE_ID
+    match = _ID.fullmatch(word.strip().upper())
+    if match and match.group(1):
+        return NEW_KEY + int(match.group(2))
+    if match and 0 < int(match.group(2)) < NEW_KEY:
+        return int(match.group(2))
     raise forms.ValidationError(_("Line %(line)s: %(word)s is not a player ID.") % {"line": line, "word": word})
 
 
 class SwapForm(forms.Form):
+    """Two players of a proposal exchanged between their tables (PAIRING.md §5); `players` in table order."""
+
     first = forms.TypedChoiceField(label=_("Swap"), coerce=int)
     second = forms.TypedChoiceField(label=_("with"), coerce=int)
     reason = forms.CharField(label=_("Reason (required when a rule is bent)"), max_length=500, required=False,
@@ -114,6 +125,35 @@ class SwapForm(forms.Form):
         self.fields["first"].choices = players
         self.fields["second"].choices = players
 
+    def clean(self):
+        data = super().clean()
+        if data.get("first") is not None and data.get("first") == data.get("second"):
+            raise forms.ValidationError(_("Choose two different players to swap."))
+        return data
+
+
+class TableForm(forms.Form):
+    """A pair of a proposal given a chosen table (an accessible one): the two tables' numbers are exchanged."""
+
+    table = forms.TypedChoiceField(label=_("The pair of"), coerce=int)
+    to = forms.TypedChoiceField(label=_("plays at table"), coerce=int)
+    reason = forms.CharField(label=_("Reason (shown on the public page)"), max_length=500, required=False,
+                             widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args, pairs: list[tuple[int, str]], numbers: list[int], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["table"].choices = pairs
+        self.fields["to"].choices = [(n, str(n)) for n in numbers]
+
+
+class WithdrawRoundForm(forms.Form):
+    """The latest round of a pool withdrawn (PAIRING.md §5), with the reason the public page shows."""
+
+    pool = forms.CharField(max_length=30, required=False, initial="A", widget=forms.HiddenInput)
+    reason = forms.CharField(label=_("Reason (shown on the public page)"), max_length=500,
+                             widget=forms.Textarea(attrs={"rows": 2}))
+    discard_results = forms.BooleanField(label=_("Discard the results entered in this round"), required=False)
+
 
 class ResultForm(forms.Form):
     """One table's result with the sheet's codes and losses (RESULT_SHEET.md Games)."""
@@ -123,6 +163,10 @@ class ResultForm(forms.Form):
     b_losses = forms.IntegerField(label=_("B losses %"), required=False, min_value=0, max_value=100)
     free = forms.BooleanField(label=_("Free game (counts for Elo only)"), required=False)
     reason = forms.CharField(label=_("Reason for the change"), max_length=500, required=False)
+    # The table's revision the page showed: a result entered since (another referee, the players) is not replaced
+    # without the referee seeing it (tournaments.live.results).
+    revision = forms.IntegerField(required=False, min_value=0, max_value=2**31 - 1, widget=forms.HiddenInput)
+    confirm = forms.BooleanField(required=False)
 
     def __init__(self, *args, codes: tuple[str, ...], **kwargs):
         super().__init__(*args, **kwargs)
@@ -130,4 +174,5 @@ class ResultForm(forms.Form):
 
     def result_for(self, table: int) -> Result:
         data = self.cleaned_data
-        return Result(table, data["result"], data["a_losses"], data["b_losses"], bool(data["free"]))
+        return Result(table, data["result"], data["a_losses"], data["b_losses"], bool(data["free"]),
+                      revision=data.get("revision"), confirmed=bool(data.get("confirm")))

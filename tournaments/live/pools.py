@@ -26,7 +26,7 @@ from rules.rulesets import SPARE_ID
 from rules.sheet.values import new_player_tag
 from rules.standings import StandingRow, standings
 from tournaments.live.refusals import LiveRefused
-from tournaments.models import LiveEntrant, LiveRound, LiveTable, LiveTournament
+from tournaments.models import LiveDiscardedDraw, LiveEntrant, LiveRound, LiveTable, LiveTournament
 
 NEW_KEY = 1_000_000_000
 
@@ -60,9 +60,31 @@ def published_numbers(live: LiveTournament, pool: str) -> list[int]:
                 .values_list("number", flat=True))
 
 
-def drop_proposal(live: LiveTournament, pool: str, number: int) -> None:
-    """A proposal made before the players changed no longer pairs them all: it is dropped, to pair again."""
-    live.rounds.filter(pool=pool, number__gte=number, published_at__isnull=True).delete()
+def drop_proposal(live: LiveTournament, pool: str, number: int, *, user=None) -> None:
+    """A proposal made before the players changed no longer pairs them all: it is dropped, to pair again, and
+    kept among the discarded draws (PAIRING.md §3: no draw disappears unseen)."""
+    for round_ in live.rounds.filter(pool=pool, number__gte=number, published_at__isnull=True):
+        discard_round(round_, kind=LiveDiscardedDraw.PLAYERS_CHANGED, user=user)
+
+
+def discard_round(round_: LiveRound, *, kind: str, reason: str = "", user=None) -> LiveDiscardedDraw:
+    """Delete a round (its tables and any results with it), kept as a discarded draw: its seed, its pairs with
+    the names they had, its results, its changes and the reason (PAIRING.md §3, §5)."""
+    tables = list(round_.tables.select_related("a", "b").order_by("table"))
+    kept = LiveDiscardedDraw.objects.create(
+        live_id=round_.live_id, pool=round_.pool, number=round_.number, kind=kind, system=round_.system,
+        seed=round_.seed, reason=reason.strip(), was_published=round_.published_at is not None,
+        results_discarded=sum(1 for t in tables if t.result), changes=round_.changes, drawn=round_.drawn,
+        discarded_by=user if getattr(user, "is_authenticated", False) else None,
+        pairs=[{"table": t.table, "a": key_of(t.a), "b": key_of(t.b) if t.b else SPARE_ID,
+                "a_name": _name(t.a), "b_name": _name(t.b) if t.b else None, "result": t.result,
+                "a_losses": t.a_losses, "b_losses": t.b_losses} for t in tables])
+    round_.delete()
+    return kept
+
+
+def _name(entrant: LiveEntrant) -> str:
+    return f"{entrant.first_name} {entrant.last_name}".strip()
 
 
 def next_table(live: LiveTournament, number: int) -> int:

@@ -41,8 +41,12 @@ def _public_live(tournament_id: int) -> LiveTournament:
 
 def _etag(live: LiveTournament, version: int | None = None) -> str:
     # The start time tells apart two tournaments that reused an ID (a test database, a deleted tournament).
-    return f'"live-{live.pk}-{int(live.started_at.timestamp())}-{live.version if version is None else version}-' \
-           f'{lang()}"'
+    return f'"live-{live.pk}-{_started(live)}-{live.version if version is None else version}-{lang()}"'
+
+
+def _started(live: LiveTournament) -> int:
+    """The start to the microsecond: two live runs that reused an ID within one second stay apart."""
+    return int(live.started_at.timestamp() * 1_000_000)
 
 
 def _fragment(request, live: LiveTournament) -> str:
@@ -56,7 +60,7 @@ def _history(live: LiveTournament) -> str:
 
 
 def _shared_render(live: LiveTournament, template: str) -> str:
-    key = f"{template}:{live.pk}:{int(live.started_at.timestamp())}:{live.version}:{lang()}"
+    key = f"{template}:{live.pk}:{_started(live)}:{live.version}:{lang()}"
     html = cache.get(key)
     if html is None:
         view = selectors.live_view(live, language=lang())
@@ -80,7 +84,8 @@ def _public_page(request, live, *, errors=(), claim_form=None, status=200):
     if player is not None and view is not None:
         mine = selectors.table_of_player(view, player.pk)
     claim = None
-    if mine is not None and live.players_enter_results and not mine[2].result and live.published_at is None:
+    if (mine is not None and live.players_enter_results and not mine[2].result and live.published_at is None
+            and mine[2].b is not None):  # a game against the spare is the referee's to enter (results.result_claim)
         codes = live.tournament.system.get_ruleset().result_codes
         claim = claim_form or ResultForm(codes=codes, auto_id="claim-%s")
     response = render(request, "live/page.html", {

@@ -1,11 +1,13 @@
 """The referee's tournament day, under /referee/live/ (PAIRING.md): the list of tournaments to run, starting one,
-the run page where rounds are proposed (drawn, paired by hand, swapped) and published, the players' own entries
-switched on or off, and the publication, which imports the day as an uploaded sheet.
+the run page where rounds are proposed (drawn, paired by hand), changed (two players swapped, a pair given a chosen
+table), published and withdrawn, and the players' own entries switched on or off. The publication's preview and
+the workbook so far are in publish_views.
 
 The day: start from a calendar tournament → add the players (entrant_views) → pair round 1 (the method the
-charter allows) → swap players if needed → publish the round → enter each table's result (result_views) → pair
-the next round … → publish the tournament. Every refusal of the services (LiveRefused) is shown in the page's
-language and changes nothing; a refused POST answers 400.
+charter allows) → change it if needed → publish the round → enter each table's result (result_views) → pair
+the next round … → see the preview and publish the tournament (publish_views). Every refusal of the services
+(LiveRefused) is shown in the page's language, players named, and changes nothing; a refused POST answers 400
+and shows the form as it was typed.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
-from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -24,17 +25,29 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from players import permissions
 from rules.pairing import round_one_methods
 from rules.pairing.model import ideal_number
-from rules.rulesets import SPARE_ID
 from tournaments.live import selectors
 from tournaments.live.entrants import NewEntrant
-from tournaments.live.forms import ManualPairsForm, PairForm, SelfEntryForm, StartForm, SwapForm
+from tournaments.live.forms import (
+    ManualPairsForm,
+    PairForm,
+    SelfEntryForm,
+    StartForm,
+    SwapForm,
+    TableForm,
+    WithdrawRoundForm,
+)
 from tournaments.live.page_tools import current_number, lang, one_effect, referee_only, running_live, words
-from tournaments.live.pools import key_of
-from tournaments.live.publication import live_publish
 from tournaments.live.refusals import LiveRefused
-from tournaments.live.rounds import round_pair, round_pair_manually, round_publish, round_swap
+from tournaments.live.rounds import (
+    round_move_table,
+    round_pair,
+    round_pair_manually,
+    round_publish,
+    round_swap,
+    round_withdraw,
+)
 from tournaments.live.start import live_allow_self_entry, live_begin
-from tournaments.models import LiveRound, LiveTable, LiveTournament, Tournament
+from tournaments.models import LiveRound, LiveTournament, Tournament
 
 
 @login_required
@@ -78,25 +91,32 @@ def live_start(request, tournament: Tournament):
                                                "registrations": registrations}, status=status)
 
 
-def _run_page(request, tournament, live, *, errors=(), status=200, swap_forms=None):
+def _run_page(request, tournament, live, *, errors=(), status=200, bound=None):
+    """The rounds page; `bound`: the forms a refused POST sent, keyed (kind, pool), shown with what was typed."""
     view = selectors.live_view(live, language=lang())
+    bound = bound or {}
     rounds = tournament.rounds
     pools = []
     for pool in view.pools:
         proposal = pool.proposal
-        swap = None
+        swap = table = None
         if proposal is not None:
-            players = [(t.a_key, f"{t.table} · {t.a_name}") for t in proposal.tables]
-            players += [(t.b_key, f"{t.table} · {t.b_name}") for t in proposal.tables]
-            swap = (swap_forms or {}).get(proposal.round.pk) or SwapForm(players=sorted(players))
+            swap = bound.get(("swap", pool.pool)) or SwapForm(players=_players_in_table_order(proposal))
+            table = bound.get(("table", pool.pool)) or TableForm(pairs=_pairs_of(proposal),
+                                                                 numbers=_movable_numbers(view, proposal.number))
         current = pool.current
         next_number = len(pool.published_rounds) + 1
         methods = round_one_methods(len([e for e in pool.playing if e.joined_round <= 1]), rounds)
+        latest = pool.latest
         pools.append({
-            "view": pool, "swap": swap, "next_number": next_number,
+            "view": pool, "next_number": next_number,
             "can_pair": next_number <= rounds and (current is None or current.complete),
             "methods": methods, "elo_required": len(methods) == 1,
-            "pair_form": PairForm(initial={"pool": pool.pool, "method": methods[0]}),
+            "pair_form": bound.get(("pair", pool.pool)) or PairForm(initial={"pool": pool.pool, "method": methods[0]}),
+            "swap": swap, "swap_choices": _choices(swap, "first", "second"),
+            "table_form": table, "table_choices": _choices(table, "table", "to"),
+            "withdraw": bound.get(("withdraw", pool.pool)) or WithdrawRoundForm(initial={"pool": pool.pool}),
+            "latest": latest, "latest_results": latest.entered if latest else 0,
         })
     complete = all(len(p["view"].published_rounds) == rounds and p["view"].current.complete for p in pools)
     return render(request, "live/run.html", {
@@ -106,6 +126,36 @@ def _run_page(request, tournament, live, *, errors=(), status=200, swap_forms=No
     }, status=status)
 
 
+def _players_in_table_order(proposal: selectors.RoundView) -> list[tuple[int, str]]:
+    """The swap lists: each table's A then B, tables in order (issue 29: not by ID)."""
+    return [choice for t in sorted(proposal.tables, key=lambda t: t.table)
+            for choice in ((t.a_key, f"{t.table} · {t.a_name}"), (t.b_key, f"{t.table} · {t.b_name}"))]
+
+
+def _pairs_of(proposal: selectors.RoundView) -> list[tuple[int, str]]:
+    return [(t.table, f"{t.table} · {t.a_name} – {t.b_name}") for t in sorted(proposal.tables, key=lambda t: t.table)]
+
+
+def _movable_numbers(view: selectors.LiveView, number: int) -> list[int]:
+    """The tables a pair of a proposal may take: those of round `number` in every pool's proposal."""
+    return sorted(t.table for pool in view.pools if pool.proposal and pool.proposal.number == number
+                  for t in pool.proposal.tables)
+
+
+def _choices(form, *names: str) -> dict[str, list[tuple[str, str, bool]]]:
+    """A form's select fields as (value, label, selected): a refused form keeps both choices (issue 29)."""
+    if form is None:
+        return {}
+    shown = {}
+    for position, name in enumerate(names):
+        choices = list(form.fields[name].choices)
+        chosen = str(form.data.get(name, "")) if form.is_bound else ""
+        if not chosen and len(choices) > position:
+            chosen = str(choices[position][0])
+        shown[name] = [(str(value), label, str(value) == chosen) for value, label in choices]
+    return shown
+
+
 @referee_only
 @require_GET
 @running_live
@@ -113,11 +163,17 @@ def live_run(request, tournament: Tournament, live: LiveTournament):
     return _run_page(request, tournament, live)
 
 
+def _named_words(exc: LiveRefused, live: LiveTournament) -> list[str]:
+    return words(exc, selectors.live_view(live, language=lang()))
+
+
 @referee_only
 @require_POST
 @running_live
 @one_effect(seen_matters=True)
 def live_pair(request, tournament: Tournament, live: LiveTournament):
+    """Pair the next round of a pool, or pair (draw) its proposal again: the discarded draw is kept with its seed
+    and the reason given, and a proposal the referee changed is discarded only once they confirm it."""
     form = PairForm(request.POST)
     if not form.is_valid():
         return _run_page(request, tournament, live, errors=[_("Choose a method.")], status=400)
@@ -125,11 +181,11 @@ def live_pair(request, tournament: Tournament, live: LiveTournament):
     pool = data["pool"] or "A"
     first = not live.rounds.filter(pool=pool, published_at__isnull=False).exists()
     try:
-        round_ = round_pair(live, pool=pool, method=(data["method"] or None) if first else None, seed=data["seed"],
-                            user=request.user)
+        round_ = round_pair(live, pool=pool, method=(data["method"] or None) if first else None,
+                            reason=data["reason"], discard_changes=data["discard_changes"], user=request.user)
     except LiveRefused as exc:
-        return _run_page(request, tournament, live, errors=words(exc, selectors.live_view(live, language=lang())),
-                         status=400)
+        return _run_page(request, tournament, live, errors=_named_words(exc, live), status=400,
+                         bound={("pair", pool): form})
     messages.success(request, _("Round %(round)s is proposed: check it, then publish it.") % {"round": round_.number})
     return redirect(reverse("referee:live_run", args=[tournament.pk]) + f"#pool-{pool}")
 
@@ -141,25 +197,30 @@ def live_pair(request, tournament: Tournament, live: LiveTournament):
 def live_pair_manually(request, tournament: Tournament, live: LiveTournament):
     """The referee's own pairs: round 1 `manual`, or a round the rules cannot pair without a rematch."""
     form = ManualPairsForm(request.POST)
-    view = selectors.live_view(live, language=lang())
     if not form.is_valid():
-        errors = [str(e) for field in ("pairs", "reason") for e in form.errors.get(field, [])]
+        errors = [str(e) for field in ("pool", "pairs", "reason") for e in form.errors.get(field, [])]
         return _run_page(request, tournament, live, errors=errors or [_("Write the pairs.")], status=400)
     pool = form.cleaned_data["pool"] or "A"
     try:
         round_ = round_pair_manually(live, pool=pool, pairs=form.cleaned_data["pairs"],
                                      reason=form.cleaned_data["reason"], user=request.user)
     except LiveRefused as exc:
-        return _run_page(request, tournament, live, errors=words(exc, view), status=400)
+        return _run_page(request, tournament, live, errors=_named_words(exc, live), status=400)
     messages.success(request, _("Round %(round)s is proposed: check it, then publish it.") % {"round": round_.number})
     return redirect(reverse("referee:live_run", args=[tournament.pk]) + f"#pool-{pool}")
 
 
-def _round_of(live: LiveTournament, round_id: int) -> LiveRound:
-    round_ = LiveRound.objects.filter(live=live, pk=round_id).first()
-    if round_ is None:
-        raise Http404(_("No such round in this tournament."))
-    return round_
+def _round_of(live: LiveTournament, round_id: int) -> LiveRound | None:
+    if not 0 < round_id < 2**31:  # a number the database cannot hold names no round
+        return None
+    return LiveRound.objects.filter(live=live, pk=round_id).first()
+
+
+def _gone(request, tournament, live):
+    """A form for a round that is no longer there (drawn again or withdrawn in another tab): said, not a 404."""
+    return _run_page(request, tournament, live, errors=[
+        _("This round is no longer there (drawn again or withdrawn since the page was shown): nothing was done.")],
+        status=400)
 
 
 @referee_only
@@ -167,24 +228,78 @@ def _round_of(live: LiveTournament, round_id: int) -> LiveRound:
 @running_live
 @one_effect(seen_matters=True)
 def live_swap(request, tournament: Tournament, live: LiveTournament, round_id: int):
+    """Two players of a proposal exchanged between their tables; every table keeps its number."""
     round_ = _round_of(live, round_id)
-    keys = [(k, str(k)) for t in round_.tables.select_related("a", "b") for k in _keys(t)]
-    form = SwapForm(request.POST, players=keys)
+    if round_ is None:
+        return _gone(request, tournament, live)
     view = selectors.live_view(live, language=lang())
-    if not form.is_valid() or form.cleaned_data["first"] == form.cleaned_data["second"]:
-        return _run_page(request, tournament, live, errors=[_("Choose two different players to swap.")], status=400)
+    proposal = next((r for pool in view.pools for r in pool.rounds if r.round.pk == round_.pk), None)
+    form = SwapForm(request.POST, players=_players_in_table_order(proposal))
+    if not form.is_valid():
+        errors = form.non_field_errors() or [_("Choose two different players to swap.")]
+        return _run_page(request, tournament, live, errors=list(errors), status=400,
+                         bound={("swap", round_.pool): form})
     data = form.cleaned_data
     try:
         round_swap(round_, data["first"], data["second"], reason=data["reason"], user=request.user)
     except LiveRefused as exc:
-        return _run_page(request, tournament, live, errors=words(exc, view), status=400)
-    messages.success(request, _("%(a)s and %(b)s are swapped.") % {"a": view.name(data["first"]),
-                                                                  "b": view.name(data["second"])})
+        return _run_page(request, tournament, live, errors=words(exc, view), status=400,
+                         bound={("swap", round_.pool): form})
+    messages.success(request, _("%(a)s and %(b)s are swapped; every table keeps its number.") % {
+        "a": view.name(data["first"]), "b": view.name(data["second"])})
     return redirect(reverse("referee:live_run", args=[tournament.pk]) + f"#pool-{round_.pool}")
 
 
-def _keys(table: LiveTable) -> list[int]:
-    return [key_of(table.a), key_of(table.b) if table.b else SPARE_ID]
+@referee_only
+@require_POST
+@running_live
+@one_effect(seen_matters=True)
+def live_table(request, tournament: Tournament, live: LiveTournament, round_id: int):
+    """A pair of a proposal given a chosen table (an accessible one): the two tables' numbers are exchanged."""
+    round_ = _round_of(live, round_id)
+    if round_ is None:
+        return _gone(request, tournament, live)
+    view = selectors.live_view(live, language=lang())
+    proposal = next((r for pool in view.pools for r in pool.rounds if r.round.pk == round_.pk), None)
+    form = TableForm(request.POST, pairs=_pairs_of(proposal), numbers=_movable_numbers(view, round_.number))
+    if not form.is_valid():
+        return _run_page(request, tournament, live, errors=[_("Choose a pair and the table it needs.")],
+                         status=400, bound={("table", round_.pool): form})
+    data = form.cleaned_data
+    try:
+        round_move_table(round_, data["table"], data["to"], reason=data["reason"], user=request.user)
+    except LiveRefused as exc:
+        return _run_page(request, tournament, live, errors=words(exc, view), status=400,
+                         bound={("table", round_.pool): form})
+    messages.success(request, _("The pair of table %(table)s now plays at table %(to)s.") % {
+        "table": data["table"], "to": data["to"]})
+    return redirect(reverse("referee:live_run", args=[tournament.pk]) + f"#pool-{round_.pool}")
+
+
+@referee_only
+@require_POST
+@running_live
+@one_effect(seen_matters=True)
+def live_unpair(request, tournament: Tournament, live: LiveTournament):
+    """The latest round of a pool withdrawn, published or not, with a reason the public page shows; one with
+    results only once the referee confirms they are discarded. The pool can then be paired again."""
+    form = WithdrawRoundForm(request.POST)
+    pool = form.data.get("pool") or "A"
+    if not form.is_valid():
+        errors = [str(e) for e in form.errors.get("reason", [])] or [_("Give the reason.")]
+        return _run_page(request, tournament, live, errors=errors, status=400,
+                         bound={("withdraw", str(pool)[:30]): form})
+    data = form.cleaned_data
+    pool = data["pool"] or "A"
+    try:
+        kept = round_withdraw(live, pool=pool, reason=data["reason"], discard_results=data["discard_results"],
+                              user=request.user)
+    except LiveRefused as exc:
+        return _run_page(request, tournament, live, errors=_named_words(exc, live), status=400,
+                         bound={("withdraw", pool): form})
+    messages.success(request, _("Round %(round)s is withdrawn; the public page shows why. Pair it again.") % {
+        "round": kept.number})
+    return redirect(reverse("referee:live_run", args=[tournament.pk]) + f"#pool-{pool}")
 
 
 @referee_only
@@ -193,10 +308,12 @@ def _keys(table: LiveTable) -> list[int]:
 @one_effect(seen_matters=True)
 def live_round_publish(request, tournament: Tournament, live: LiveTournament, round_id: int):
     round_ = _round_of(live, round_id)
+    if round_ is None:
+        return _gone(request, tournament, live)
     try:
-        round_publish(round_, user=request.user)
+        round_ = round_publish(round_, user=request.user)
     except LiveRefused as exc:
-        return _run_page(request, tournament, live, errors=words(exc), status=400)
+        return _run_page(request, tournament, live, errors=_named_words(exc, live), status=400)
     messages.success(request, _("Round %(round)s is published: the players see their tables.") % {
         "round": round_.number})
     return redirect("referee:live_results", tournament_id=tournament.pk, number=round_.number)
@@ -215,20 +332,3 @@ def live_self_entry(request, tournament: Tournament, live: LiveTournament):
         return _run_page(request, tournament, live, errors=words(exc), status=400)
     messages.success(request, _("Saved."))
     return redirect("referee:live_run", tournament_id=tournament.pk)
-
-
-@referee_only
-@require_POST
-@running_live
-@one_effect(seen_matters=True)
-def live_publish_view(request, tournament: Tournament, live: LiveTournament):
-    try:
-        outcome = live_publish(live, user=request.user)
-    except LiveRefused as exc:
-        return _run_page(request, tournament, live, errors=words(exc), status=400)
-    if not outcome.ok:
-        report = outcome.report.as_dict(lang())
-        errors = [str(e.get("message", e)) if isinstance(e, dict) else str(e) for e in report.get("errors", [])]
-        return _run_page(request, tournament, live, errors=errors or [_("The sheet was refused.")], status=400)
-    messages.success(request, _("The tournament is published: its ratings are being computed."))
-    return redirect("referee:sheet_status", pk=outcome.sheet.pk)

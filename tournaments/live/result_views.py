@@ -18,7 +18,10 @@ from tournaments.live.results import free_players, results_record
 from tournaments.models import LiveTable, LiveTournament, Tournament
 
 
-def _results_page(request, tournament, live, number, *, errors=None, forms=None, status=200):
+def _results_page(request, tournament, live, number, *, errors=None, forms=None, confirm=(), status=200):
+    """The round's result cards; `confirm`: the tables whose card asks the referee to confirm what was typed."""
+    if not 0 < number <= tournament.rounds:
+        raise Http404(_("No such round in this tournament."))
     view = selectors.live_view(live, language=lang())
     codes = tournament.system.get_ruleset().result_codes
     cards = []
@@ -34,7 +37,7 @@ def _results_page(request, tournament, live, number, *, errors=None, forms=None,
                                                                   auto_id=f"t{table.table}-%s")
             cards.append({"pool": pool.pool, "round": round_, "table": table, "form": form,
                           "free_allowed": table.b is not None and {table.a_key, table.b_key} <= may_free,
-                          "errors": (errors or {}).get(table.table, [])})
+                          "errors": (errors or {}).get(table.table, []), "confirm": table.table in confirm})
     if not cards:
         raise Http404(_("No such round in this tournament."))
     rounds = sorted({r.number for pool in view.pools for r in pool.published_rounds})
@@ -60,7 +63,10 @@ def live_results(request, tournament: Tournament, live: LiveTournament, number: 
 @one_effect()
 def live_result(request, tournament: Tournament, live: LiveTournament, number: int, table: int):
     """One table's result: POST result, a_losses, b_losses, free (on/absent), reason (a change once the next round
-    is paired)."""
+    is paired), revision (what the page showed: another entry since is shown, not replaced), confirm (a win with
+    more losses than the loser's)."""
+    if not 0 < number <= tournament.rounds or not 0 < table < 2**15:
+        raise Http404(_("No such table in this tournament."))
     codes = tournament.system.get_ruleset().result_codes
     form = ResultForm(request.POST, codes=codes, auto_id=f"t{table}-%s")
     if not form.is_valid():
@@ -72,12 +78,17 @@ def live_result(request, tournament: Tournament, live: LiveTournament, number: i
         results_record(live, number, [form.result_for(table)], user=request.user,
                        reason=form.cleaned_data["reason"])
     except LiveRefused as exc:
+        asks = {code for code, _ in exc.notices} & {"winner_lost_more"}
         return _results_page(request, tournament, live, number, forms={table: form},
-                             errors={table: words(exc, view)}, status=400)
+                             errors={table: words(exc, view)}, confirm={table} if asks else (), status=400)
     saved = LiveTable.objects.filter(round__live=live, round__number=number, table=table).select_related(
         "round__live__tournament__system", "a", "b").first()
-    shown = selectors._table_view(saved, tournament.system.get_ruleset())
-    messages.success(request, _("Table %(table)s: %(a)s %(a_score)s – %(b_score)s %(b)s.") % {
-        "table": table, "a": shown.a_name, "b": shown.b_name, "a_score": number_text(shown.a_score),
-        "b_score": number_text(shown.b_score)})
+    shown = selectors.table_view(saved, tournament.system.get_ruleset())
+    if shown.free:
+        messages.success(request, _("Table %(table)s: %(a)s – %(b)s, a free game: it counts for the rating only, "
+                                    "not in the standings.") % {"table": table, "a": shown.a_name, "b": shown.b_name})
+    else:
+        messages.success(request, _("Table %(table)s: %(a)s %(a_score)s – %(b_score)s %(b)s.") % {
+            "table": table, "a": shown.a_name, "b": shown.b_name, "a_score": number_text(shown.a_score),
+            "b_score": number_text(shown.b_score)})
     return redirect(reverse("referee:live_results", args=[tournament.pk, number]) + f"#table-{table}")

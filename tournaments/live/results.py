@@ -25,34 +25,52 @@ from tournaments.models import LiveRound, LiveTable, LiveTournament
 
 @dataclass(frozen=True)
 class Result:
+    """One table's result as typed. `revision`: the table's revision the form showed (None: not checked, the
+    commands); `confirmed`: the referee confirmed a win with more losses than the loser's."""
+
     table: int
     result: str
     a_losses: int | None = None
     b_losses: int | None = None
     free: bool = False
+    revision: int | None = None
+    confirmed: bool = False
+
+
+WINS = {"A": "a", "B": "b"}  # the codes of a win whose losses say who lost more (AdlG)
 
 
 def results_record(live: LiveTournament, number: int, results: Sequence[Result], *, user=None,
                    reason: str = "") -> list[LiveTable]:
-    """Record tables' results of round `number`, all or nothing (the referee's word is final)."""
+    """Record tables' results of round `number`, all or nothing (the referee's word is final). Every problem of
+    every table is found in one pass, each notice naming its table, before anything is written.
+
+    A table whose result changed since the referee's form showed it (another referee, the players) is refused,
+    saying what is there, who entered it and when: the form then shows the new revision, and sending it again
+    replaces it. The first entry of a result, or the same result again, is not such a conflict. A win whose
+    winner lost more than the loser is refused until the referee confirms it."""
     with transaction.atomic():
         live = locked(live)
         tables = {t.table: t for t in LiveTable.objects.select_for_update(of=("self",)).filter(
-            round__live=live, round__number=number).select_related("round", "a", "b")}
+            round__live=live, round__number=number).select_related("round", "a", "b", "entered_by")}
         problems: list[tuple[str, dict]] = []
         changed: list[LiveTable] = []
         altered: set[tuple[str, int]] = set()  # (pool, round) of a result entered before that now changes
+        may_free: dict[str, frozenset[int]] = {}
         for result in results:
             table = tables.get(result.table)
             if table is None:
                 problems.append(("no_such_table", {"round": number, "table": result.table}))
                 continue
-            problems += _result_problems(live, table, result)
-            if not problems:
-                entered = (table.result, table.a_losses, table.b_losses, table.free)
-                if table.result and entered != (result.result, result.a_losses, result.b_losses, result.free):
-                    altered.add((table.round.pool, table.round.number))
-                changed.append(_apply(table, result, user))
+            found = _result_problems(live, table, result, may_free) or _second_thoughts(table, result)
+            problems += [(code, {**params, "table": result.table}) for code, params in found]
+            if found or problems:
+                continue
+            if _entered(table) == _typed(result):
+                continue  # the same result again: nothing changes
+            if table.result:
+                altered.add((table.round.pool, table.round.number))
+            changed.append(_apply(table, result, user))
         if problems:
             raise LiveRefused(problems)
         later = _later_rounds(live, altered)
@@ -64,13 +82,50 @@ def results_record(live: LiveTournament, number: int, results: Sequence[Result],
                 round_.reason = "\n".join(filter(None, [round_.reason, reason.strip()]))
                 round_.save(update_fields=["reason"])
         LiveTable.objects.bulk_update(changed, ["result", "a_losses", "b_losses", "free", "entered_by",
-                                                "entered_at", "claim_a", "claim_b"])
+                                                "entered_at", "claim_a", "claim_b", "revision"])
         if changed:
             audit_record(user=user, action="live_results", obj=live.tournament,
-                         summary=f"round {number}: {len(changed)} results", changes={"reason": reason} if later
-                         else None)
-        bump(live)
+                         summary=f"round {number}: " + ", ".join(
+                             f"table {t.table} {_shown(t.result, t.a_losses, t.b_losses)}" for t in changed),
+                         changes={"reason": reason} if later else None)
+            bump(live)
     return changed
+
+
+def _typed(result: Result) -> tuple:
+    return (result.result, result.a_losses, result.b_losses, result.free)
+
+
+def _entered(table: LiveTable) -> tuple:
+    return (table.result, table.a_losses, table.b_losses, table.free)
+
+
+def _second_thoughts(table: LiveTable, result: Result) -> list[tuple[str, dict]]:
+    """What the referee is asked to confirm: a result that replaced the one their form showed, a win with more
+    losses than the loser's."""
+    if (table.result and result.revision is not None and result.revision != table.revision
+            and _entered(table) != _typed(result)):
+        at = timezone.localtime(table.entered_at).strftime("%H:%M") if table.entered_at else "?"
+        shown = _shown(table.result, table.a_losses, table.b_losses)
+        if table.entered_by is None:
+            return [("result_conflict_players", {"at": at, "result": shown})]
+        by = table.entered_by.get_full_name() or table.entered_by.get_username()
+        return [("result_conflict", {"by": by, "at": at, "result": shown})]
+    side = WINS.get(result.result)
+    if side and not result.confirmed and result.a_losses is not None and result.b_losses is not None:
+        winner, loser = (result.a_losses, result.b_losses) if side == "a" else (result.b_losses, result.a_losses)
+        if winner > loser:
+            keys = (key_of(table.a), key_of(table.b) if table.b else SPARE_ID)
+            return [("winner_lost_more", {"winner": keys[side == "b"], "loser": keys[side == "a"],
+                                          "winner_losses": winner, "loser_losses": loser})]
+    return []
+
+
+def _shown(result: str, a_losses: int | None, b_losses: int | None) -> str:
+    """A result as the conflict message shows it: the code, and the losses when there are some."""
+    if a_losses is None and b_losses is None:
+        return result
+    return f"{result} {'' if a_losses is None else a_losses}% / {'' if b_losses is None else b_losses}%"
 
 
 def _later_rounds(live: LiveTournament, altered: Iterable[tuple[str, int]]) -> list[int]:
@@ -82,15 +137,16 @@ def _later_rounds(live: LiveTournament, altered: Iterable[tuple[str, int]]) -> l
 
 
 def _apply(table: LiveTable, result: Result, user) -> LiveTable:
-    table.result, table.a_losses, table.b_losses, table.free = (result.result, result.a_losses, result.b_losses,
-                                                                result.free)
+    table.result, table.a_losses, table.b_losses, table.free = _typed(result)
     table.entered_by = user if getattr(user, "is_authenticated", False) else None
     table.entered_at = timezone.now()
     table.claim_a = table.claim_b = None
+    table.revision += 1
     return table
 
 
-def _result_problems(live: LiveTournament, table: LiveTable, result: Result) -> list[tuple[str, dict]]:
+def _result_problems(live: LiveTournament, table: LiveTable, result: Result,
+                     may_free: dict[str, frozenset[int]] | None = None) -> list[tuple[str, dict]]:
     round_ = table.round
     if round_.published_at is None:
         return [("round_not_published", {"round": round_.number, "pool": round_.pool})]
@@ -103,8 +159,11 @@ def _result_problems(live: LiveTournament, table: LiveTable, result: Result) -> 
     if result.free and not faults:
         if table.b is None:
             return [("free_against_spare", {})]
-        may = free_players(live, round_.pool, round_.number)
-        problems += [(n.code, n.params) for n in free_game_problems(key_of(table.a), key_of(table.b), may)]
+        may_free = {} if may_free is None else may_free
+        if round_.pool not in may_free:  # once per pool, however many tables
+            may_free[round_.pool] = free_players(live, round_.pool, round_.number)
+        problems += [(n.code, n.params) for n in free_game_problems(key_of(table.a), key_of(table.b),
+                                                                    may_free[round_.pool])]
     return problems
 
 
@@ -127,7 +186,12 @@ def game_maximum(ruleset) -> float:
 
 
 def result_claim(live: LiveTournament, table: LiveTable, *, player: Player, result: Result) -> LiveTable:
-    """A player's entry of their own table: it counts once both players have entered the same result."""
+    """A player's entry of their own table: it counts once both players have entered the same result.
+
+    **Decision** (issue 30): a game against the spare is entered by the referee only. Nobody can confirm the
+    spare's side, and a result that counts on one player's word alone would be the only one of the day that no
+    second person checked; the player is told so at once, instead of waiting for a confirmation that never comes.
+    """
     with transaction.atomic():
         live = locked(live)
         if not live.players_enter_results:
@@ -136,6 +200,8 @@ def result_claim(live: LiveTournament, table: LiveTable, *, player: Player, resu
         side = "a" if table.a.player_id == player.pk else "b" if table.b and table.b.player_id == player.pk else None
         if side is None:
             raise LiveRefused.one("not_your_table")
+        if table.b is None:
+            raise LiveRefused.one("spare_table_referee")
         if table.result:
             raise LiveRefused.one("result_already_in")
         problems = _result_problems(live, table, result)
@@ -144,9 +210,10 @@ def result_claim(live: LiveTournament, table: LiveTable, *, player: Player, resu
         claim = {"result": result.result, "a_losses": result.a_losses, "b_losses": result.b_losses,
                  "free": result.free}
         setattr(table, f"claim_{side}", claim)
+        table.revision += 1
         if table.claim_a is not None and table.claim_a == table.claim_b:
             _apply(table, result, None)
         table.save(update_fields=["result", "a_losses", "b_losses", "free", "entered_by", "entered_at",
-                                  "claim_a", "claim_b"])
+                                  "claim_a", "claim_b", "revision"])
         bump(live)
     return table

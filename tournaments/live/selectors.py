@@ -26,7 +26,19 @@ from rules.pairing.messages import notice_text
 from rules.rulesets import SPARE_ID, SPARE_NAME
 from rules.scoring import scores
 from tournaments.live.pools import PoolState, key_of, pool_standings, sheet_id
-from tournaments.models import LiveEntrant, LiveRound, LiveTable, LiveTournament
+from tournaments.models import LiveDiscardedDraw, LiveEntrant, LiveRound, LiveTable, LiveTournament
+
+
+@dataclass
+class Seat:
+    """A player of a proposal as the referee checks it (issue 29): their place in the standing the round was paired
+    from, their score and their opponents' score (round 1: their rating), their group in the two-groups system."""
+
+    place: int | None
+    score: float | None
+    opponents_score: float | None
+    rating: int | None
+    group: str
 
 
 @dataclass
@@ -47,6 +59,9 @@ class TableView:
     a_score: float | None  # the game scores as they count (rules.scoring), once the result is in
     b_score: float | None
     claimed: bool  # one player entered a result, waiting for the other
+    revision: int = 0
+    a_seat: Seat | None = None
+    b_seat: Seat | None = None  # None: the spare
 
     @property
     def names(self) -> str:
@@ -55,10 +70,53 @@ class TableView:
 
 
 @dataclass
+class ChangeView:
+    """A change of the referee's to a round (PAIRING.md §5), players named: a swap of `a` and `b` between
+    `tables`, or the pair `pair` given table `to` instead of `table` (the pair `other` taking `table`)."""
+
+    kind: str
+    reason: str
+    warnings: list[str]
+    a: str = ""
+    b: str = ""
+    tables: list[int] = field(default_factory=list)
+    table: int | None = None
+    to: int | None = None
+    pair: str = ""
+    other: str = ""
+
+
+@dataclass
+class DiscardedView:
+    """A draw the referee discarded (drawn or paired again, withdrawn, dropped when the players changed), as the
+    public page lists it."""
+
+    pk: int
+    number: int
+    kind: str
+    system: str
+    seed: int | None
+    reason: str
+    was_published: bool
+    results_discarded: int
+    discarded_at: object
+    pairs: list[tuple[int, str, str, str]]  # (table, A's name, B's name, the result discarded)
+    changes: list[ChangeView]
+    checkable: bool
+
+    @property
+    def round(self):  # what _method.html reads: the system and the seed
+        return self
+
+
+@dataclass
 class RoundView:
     round: LiveRound
     tables: list[TableView]
     warnings: list[str]
+    notes: list[str] = field(default_factory=list)
+    changes: list[ChangeView] = field(default_factory=list)
+    discarded: list[DiscardedView] = field(default_factory=list)  # earlier draws of this round, discarded
 
     @property
     def number(self) -> int:
@@ -104,6 +162,24 @@ class PoolView:
     entrants: list[LiveEntrant]
     system: str | None = None  # from round 2 on, fixed when round 1 is paired
     by_key: dict[int, LiveEntrant] = field(default_factory=dict)
+    discarded: list[DiscardedView] = field(default_factory=list)  # every discarded draw of the pool
+
+    def discarded_public(self) -> list[DiscardedView]:
+        """What the public pages list: a withdrawn published round at once; a draft discarded before publishing
+        once its round is published (the players never saw the draft, but may check it then)."""
+        published = len(self.published_rounds)
+        return [d for d in self.discarded if d.was_published or d.number <= published]
+
+    def discarded_current(self) -> list[DiscardedView]:
+        """The public discarded draws of the current round and after (a round withdrawn and not yet paired
+        again); those of earlier rounds are listed with their round."""
+        current = self.current
+        return [d for d in self.discarded_public() if current is None or d.number >= current.number]
+
+    @property
+    def latest(self) -> RoundView | None:
+        """The round a withdrawal would withdraw: the pool's last, published or not."""
+        return self.rounds[-1] if self.rounds else None
 
     @property
     def complete_rounds(self) -> int:
@@ -184,16 +260,19 @@ def live_view(live: LiveTournament, *, language: str = "en") -> LiveView:
     def name(key):
         return view.name(key)
 
+    discarded = list(LiveDiscardedDraw.objects.filter(live=live).order_by("number", "discarded_at", "pk"))
     pools = sorted({e.pool for e in entrants} | {r.pool for r in rounds}) or ["A"]
     for pool in pools:
         pool_entrants = [e for e in entrants if e.pool == pool]
         pool_rounds = [r for r in rounds if r.pool == pool]
+        gone = [_discarded_view(d, language, name) for d in discarded if d.pool == pool]
         round_views = []
         for round_ in pool_rounds:
             own = [t for t in tables if t.round_id == round_.pk]
             round_views.append(RoundView(
-                round_, [_table_view(t, ruleset) for t in own],
-                [notice_text(w.get("code", ""), w.get("params", {}), language, name) for w in round_.warnings]))
+                round_, [table_view(t, ruleset) for t in own], _words(round_.warnings, language, name),
+                _words(round_.notes, language, name), [change_view(c, language, name) for c in round_.changes],
+                [d for d in gone if d.number == round_.number]))
         published = [r for r in pool_rounds if r.published_at is not None]
         standings = {}
         for number in range(1, len(published) + 1):
@@ -206,9 +285,63 @@ def live_view(live: LiveTournament, *, language: str = "en") -> LiveView:
                 StandingLine(row.rank, row.player, name(row.player), _club(pool_entrants, row.player), row.score,
                              row.opponents_score, row.wins, row.draws, row.losses, row.games, row.decided_by)
                 for row in pool_standings(state)]
+        by_key = {key_of(e): e for e in pool_entrants}
+        for round_view in round_views:
+            _seat(round_view, standings.get(round_view.number - 1), by_key)
         view.pools.append(PoolView(pool, round_views, standings, pool_entrants, (live.systems or {}).get(pool),
-                                   {key_of(e): e for e in pool_entrants}))
+                                   by_key, gone))
     return view
+
+
+def _words(notices, language: str, name) -> list[str]:
+    return [notice_text(w.get("code", ""), w.get("params", {}), language, name) for w in notices or []]
+
+
+def change_view(change: dict, language: str, name) -> ChangeView:
+    def pair(keys) -> str:
+        return " – ".join(name(k) for k in keys or [])
+
+    return ChangeView(kind=change.get("kind", ""), reason=change.get("reason", ""),
+                      warnings=_words(change.get("warnings"), language, name), a=name(change.get("a")),
+                      b=name(change.get("b")), tables=list(change.get("tables") or []), table=change.get("table"),
+                      to=change.get("to"), pair=pair(change.get("pair")), other=pair(change.get("other")))
+
+
+def _discarded_view(kept: LiveDiscardedDraw, language: str, name) -> DiscardedView:
+    pairs = [(p.get("table"), p.get("a_name") or name(p.get("a")),
+              p.get("b_name") or (spare_name() if p.get("b") == SPARE_ID else name(p.get("b"))),
+              _result_text(p)) for p in kept.pairs]
+    return DiscardedView(kept.pk, kept.number, kept.kind, kept.system, kept.seed, kept.reason, kept.was_published,
+                         kept.results_discarded, kept.discarded_at, pairs,
+                         [change_view(c, language, name) for c in kept.changes], kept.drawn is not None)
+
+
+def _result_text(pair: dict) -> str:
+    """A discarded table's result as it was entered: the code and the losses (the sheet's words)."""
+    if not pair.get("result"):
+        return ""
+    losses = pair.get("a_losses"), pair.get("b_losses")
+    return pair["result"] + ("" if losses == (None, None) else f" {losses[0]}% / {losses[1]}%")
+
+
+def _seat(round_view: RoundView, lines: list[StandingLine] | None, by_key: dict[int, LiveEntrant]) -> None:
+    """Each player's place, score and opponents' score in the standing the round was paired from."""
+    drawn = round_view.round.drawn or {}
+    place = {key: n for n, key in enumerate(drawn.get("standing") or [], 1)}
+    line = {row.key: row for row in lines or []}
+    if not place:
+        place = {row.key: row.rank for row in lines or []}
+
+    def seat(key: int) -> Seat | None:
+        entrant = by_key.get(key)
+        if entrant is None:
+            return None
+        row = line.get(key)
+        return Seat(place.get(key), row.score if row else None, row.opponents_score if row else None,
+                    entrant.rating, entrant.group)
+
+    for table in round_view.tables:
+        table.a_seat, table.b_seat = seat(table.a_key), seat(table.b_key)
 
 
 def _club(entrants: list[LiveEntrant], key: int) -> str:
@@ -218,7 +351,7 @@ def _club(entrants: list[LiveEntrant], key: int) -> str:
     return ""
 
 
-def _table_view(table: LiveTable, ruleset) -> TableView:
+def table_view(table: LiveTable, ruleset) -> TableView:
     a_score = b_score = None
     # A code of another ruleset cannot be in a live table (checked on entry); it would be shown blank.
     with suppress(ValueError):
@@ -229,7 +362,8 @@ def _table_view(table: LiveTable, ruleset) -> TableView:
         b_key=key_of(table.b) if table.b else SPARE_ID, a_name=entrant_name(table.a),
         b_name=entrant_name(table.b) if table.b else spare_name(), result=table.result, a_losses=table.a_losses,
         b_losses=table.b_losses, free=table.free, missed=table.missed, a_score=a_score, b_score=b_score,
-        claimed=not table.result and (table.claim_a is not None or table.claim_b is not None))
+        claimed=not table.result and (table.claim_a is not None or table.claim_b is not None),
+        revision=table.revision)
 
 
 def table_of_player(view: LiveView, player_id: int) -> tuple[PoolView, RoundView, TableView] | None:

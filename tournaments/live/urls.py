@@ -1,12 +1,13 @@
 """The referee's tournament-day pages, mounted at /referee/live/ inside the "referee" namespace (names live_*).
 
 The result of one table: POST /referee/live/<tournament>/rounds/<round number>/tables/<table>/ with result,
-a_losses, b_losses, free (on when ticked), reason (needed to change a result once the next round is paired).
+a_losses, b_losses, free (on when ticked), reason (needed to change a result once the next round is paired),
+revision (the table's revision the page showed), confirm (a win with more losses than the loser's).
 """
 
 from django.urls import path
 
-from tournaments.live import entrant_views, referee_views, result_views
+from tournaments.live import entrant_views, publish_views, referee_views, result_views
 
 urlpatterns = [
     path("", referee_views.live_home, name="live_home"),
@@ -18,11 +19,14 @@ urlpatterns = [
     path("<int:tournament_id>/pair/", referee_views.live_pair, name="live_pair"),
     path("<int:tournament_id>/pair/by-hand/", referee_views.live_pair_manually, name="live_pair_manually"),
     path("<int:tournament_id>/proposals/<int:round_id>/swap/", referee_views.live_swap, name="live_swap"),
+    path("<int:tournament_id>/proposals/<int:round_id>/table/", referee_views.live_table, name="live_table"),
     path("<int:tournament_id>/proposals/<int:round_id>/publish/", referee_views.live_round_publish,
          name="live_round_publish"),
+    path("<int:tournament_id>/withdraw-round/", referee_views.live_unpair, name="live_unpair"),
     path("<int:tournament_id>/rounds/<int:number>/", result_views.live_results, name="live_results"),
     path("<int:tournament_id>/rounds/<int:number>/tables/<int:table>/", result_views.live_result,
          name="live_result"),
     path("<int:tournament_id>/self-entry/", referee_views.live_self_entry, name="live_self_entry"),
-    path("<int:tournament_id>/publish/", referee_views.live_publish_view, name="live_publish"),
+    path("<int:tournament_id>/publish/", publish_views.live_publish, name="live_publish"),
+    path("<int:tournament_id>/workbook.xlsx", publish_views.live_workbook_download, name="live_workbook"),
 ]

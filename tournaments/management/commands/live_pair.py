@@ -24,7 +24,9 @@ class Command(LiveCommand):
         live = self.live(options["tournament_id"])
         seed = whole(options["seed"], "--seed", minimum=0, maximum=2**63 - 1) if options["seed"] else None
         with transaction.atomic():  # paired and published together, or neither
-            round_ = round_pair(live, pool=options["pool"].strip(), method=options["method"], seed=seed)
+            # A proposal made on the pages is replaced, kept among the discarded draws (a script cannot confirm).
+            round_ = round_pair(live, pool=options["pool"].strip(), method=options["method"], seed=seed,
+                                reason="replaced by live_pair", discard_changes=True)
             round_publish(round_)
         tables = list(round_.tables.select_related("a", "b").order_by("table"))
         if options["json"]:

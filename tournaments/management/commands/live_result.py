@@ -2,8 +2,6 @@ import csv
 import io
 from pathlib import Path
 
-from django.db import transaction
-
 from rules.sheet.values import parse_boolean
 from tournaments.live.refusals import LiveRefused
 from tournaments.live.results import Result, results_record
@@ -44,25 +42,15 @@ class Command(LiveCommand):
             results = [result_of(table, code, a_losses, b_losses, free=options["free"])]
         try:
             recorded = results_record(live, number, results, reason=options["reason"])
-        except LiveRefused:
-            raise Refused(*self._problems_by_table(live, number, results, options["reason"])) from None
+        except LiveRefused as exc:
+            # Every table's problems were found in one pass, each naming its table (issue 30: a refused file of
+            # 2,000 rows was tried row by row).
+            raise Refused(*[(code, f"table {params['table']}: {message}" if "table" in params else message)
+                            for (code, params), message in zip(exc.notices, exc.messages("en", self._name),
+                                                               strict=True)]) from None
         self.stdout.write(f"round {number} of tournament {live.pk}: "
-                          + ", ".join(f"table {t.table} {t.result}" for t in recorded) + " recorded.")
-
-
-    def _problems_by_table(self, live, number, results, reason) -> list[tuple[str, str]]:
-        """The refusal of the whole, table by table: each result tried alone, and nothing kept."""
-        problems = []
-        for result in results:
-            with transaction.atomic():
-                try:
-                    results_record(live, number, [result], reason=reason)
-                except LiveRefused as exc:
-                    problems += [(code, f"table {result.table}: {message}")
-                                 for (code, _), message in zip(exc.notices, exc.messages("en", self._name),
-                                                               strict=True)]
-                transaction.set_rollback(True)
-        return problems or [("refused", f"round {number}: the results are refused together; try them one by one.")]
+                          + (", ".join(f"table {t.table} {t.result}" for t in recorded) or "nothing new")
+                          + " recorded.")
 
 
 def result_of(table, result, a_losses, b_losses, *, free=False, where: str = "") -> Result:
@@ -70,9 +58,10 @@ def result_of(table, result, a_losses, b_losses, *, free=False, where: str = "")
     if not code:
         raise Refused.say(f"{where}the result is empty.", "bad_value")
     name = str.lower if where else str  # a file's column, or the command line's argument
+    # A script's results are taken as they are: no revision to compare, a win with more losses confirmed.
     return Result(table=whole(table, f"{where}{name('TABLE')}", minimum=1), result=code,
                   a_losses=_losses(a_losses, f"{where}{name('A_LOSSES')}"),
-                  b_losses=_losses(b_losses, f"{where}{name('B_LOSSES')}"), free=free)
+                  b_losses=_losses(b_losses, f"{where}{name('B_LOSSES')}"), free=free, confirmed=True)
 
 
 def _losses(value, what: str) -> int | None:

@@ -1,0 +1,71 @@
+"""Publishing the day (PAIRING.md §7): the preview an uploaded sheet gets, players named, before the referee publishes;
+and the workbook of the games entered so far, downloadable at any moment (a venue that loses the network finishes
+the day in Excel and uploads it)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from rules.pairing.messages import notice_text
+from tournaments.live import publication, selectors
+from tournaments.live.page_tools import current_number, lang, one_effect, referee_only, running_live, words
+from tournaments.live.refusals import LiveRefused
+from tournaments.models import LiveTournament, Tournament
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def _preview_page(request, tournament, live, *, errors=(), status=200):
+    view = selectors.live_view(live, language=lang())
+    refused, preview = [], None
+    try:
+        preview = publication.live_preview(live)
+    except LiveRefused as exc:
+        refused = words(exc, view)
+    language = lang()
+    return render(request, "live/publish.html", {
+        "tournament": tournament, "live": live, "view": view, "current_number": current_number(view),
+        "preview": preview.preview if preview else None, "refused": refused, "errors": errors,
+        "warnings": [notice_text(code, params, language) for code, params in (preview.warnings if preview else [])],
+        "sheet_errors": [notice_text(code, params, language) for code, params in (preview.errors if preview else [])],
+    }, status=status)
+
+
+@referee_only
+@require_http_methods(["GET", "POST"])
+@running_live
+def live_publish(request, tournament: Tournament, live: LiveTournament):
+    """GET: what publishing will change (every rating, the warnings), nothing written. POST: publish."""
+    if live.published_at is not None:
+        return redirect("referee:live_run", tournament_id=tournament.pk)
+    if request.method == "GET":
+        return _preview_page(request, tournament, live)
+    return _publish(request, tournament, live)
+
+
+@one_effect(seen_matters=True, stale_to="referee:live_publish")
+def _publish(request, tournament: Tournament, live: LiveTournament):
+    try:
+        outcome = publication.live_publish(live, user=request.user)
+    except LiveRefused as exc:
+        return _preview_page(request, tournament, live, errors=words(exc), status=400)
+    if not outcome.ok:
+        errors = [notice_text(code, params, lang())
+                  for code, params in publication.report_notices(outcome.report, live)]
+        return _preview_page(request, tournament, live, errors=errors or [_("The sheet was refused.")], status=400)
+    messages.success(request, _("The tournament is published: its ratings are being computed."))
+    return redirect("referee:sheet_status", pk=outcome.sheet.pk)
+
+
+@referee_only
+@require_GET
+@running_live
+def live_workbook_download(request, tournament: Tournament, live: LiveTournament):
+    """The official workbook of the games entered so far: results blank where none is in yet."""
+    response = HttpResponse(publication.live_workbook(live, partial=True), content_type=XLSX)
+    response["Content-Disposition"] = f'attachment; filename="live-{tournament.pk}-so-far.xlsx"'
+    return response
