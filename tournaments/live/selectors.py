@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
+from rules.names import name_key
 from rules.pairing.messages import notice_text
 from rules.rulesets import SPARE_ID, SPARE_NAME
 from rules.scoring import scores
@@ -50,8 +51,9 @@ class TableView:
 
     @property
     def names(self) -> str:
-        """Both names, lower case: what a player's search is matched against."""
-        return f"{self.a_name} {self.b_name}".casefold()
+        """Both names, folded (rules.names.name_key: accents and case aside): what a player's search is matched
+        against, on the server and by the page's script."""
+        return name_key(f"{self.a_name} {self.b_name}")
 
 
 @dataclass
