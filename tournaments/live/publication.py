@@ -49,7 +49,8 @@ def live_workbook(live: LiveTournament) -> bytes:
                           t.result, t.a_losses, t.b_losses, "yes" if t.free else "no"))
     if problems:
         raise LiveRefused(problems)
-    entrants = list(live.entrants.order_by("pool", "-rating", "pk"))
+    # Those never checked in played no game: not in the sheet, as a removed entrant (PAIRING.md §6).
+    entrants = list(live.entrants.filter(present=True).order_by("pool", "-rating", "pk"))
     players = [(sheet_id(e), e.last_name, e.first_name, e.club or None, e.country or None, e.pool)
                for e in entrants]
     spares = sorted({pool for g in games if SPARE_ID in (g[2], g[3]) for pool in pools})

@@ -134,7 +134,18 @@ class PoolView:
 
     @property
     def playing(self) -> list[LiveEntrant]:
-        return [e for e in self.entrants if e.withdrawn_from is None]
+        """Checked in and not withdrawn: those the next round pairs (late players from their round)."""
+        return [e for e in self.entrants if e.withdrawn_from is None and e.present]
+
+    @property
+    def absent(self) -> list[LiveEntrant]:
+        """Not checked in (yet): not paired."""
+        return [e for e in self.entrants if not e.present]
+
+    @property
+    def started(self) -> bool:
+        """Round 1 of the pool is published: pools and hats are fixed, a player checked in now is late."""
+        return any(r.number == 1 for r in self.published_rounds)
 
 
 @dataclass
