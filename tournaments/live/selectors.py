@@ -18,8 +18,10 @@ from __future__ import annotations
 
 from contextlib import suppress
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 
 from django.db.models import QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rules.names import name_key
@@ -96,6 +98,7 @@ class StandingLine:
     losses: int
     games: int  # scored rounds
     tiebreak: str | None  # what placed the line below the one above (rules.standings)
+    withdrawn_from: int | None = None  # withdrawn: not paired from this round on (marked on the pages)
 
 
 @dataclass
@@ -215,9 +218,11 @@ def live_view(live: LiveTournament, *, language: str = "en") -> LiveView:
             if not all(t.result for t in done_tables):
                 break
             state = PoolState(live, pool, {key_of(e): e for e in pool_entrants}, done, done_tables)
+            by_key = state.entrants
             standings[number] = [
                 StandingLine(row.rank, row.player, name(row.player), _club(pool_entrants, row.player), row.score,
-                             row.opponents_score, row.wins, row.draws, row.losses, row.games, row.decided_by)
+                             row.opponents_score, row.wins, row.draws, row.losses, row.games, row.decided_by,
+                             by_key[row.player].withdrawn_from if row.player in by_key else None)
                 for row in pool_standings(state)]
         view.pools.append(PoolView(pool, round_views, standings, pool_entrants, (live.systems or {}).get(pool),
                                    {key_of(e): e for e in pool_entrants}))
@@ -273,6 +278,18 @@ def live_find(tournament_id: int) -> LiveTournament | None:
     # Not the published sheet: only its ID is shown, and its row carries the whole workbook.
     return LiveTournament.objects.select_related("tournament__system", "tournament__country").filter(
         pk=tournament_id).first()
+
+
+def live_running_now(*, today: date | None = None, days: int = 2) -> list[LiveTournament]:
+    """The tournaments running live, for the home page: not yet published, ended no more than `days` days ago (a
+    run the referee never published does not stay on the home page for ever)."""
+    today = today or timezone.localdate()
+    return list(live_list(running=True).filter(tournament__end_date__gte=today - timedelta(days=days))[:10])
+
+
+def referees_a_live_run(user) -> bool:
+    """Whether this account is a referee of a tournament running live now."""
+    return LiveTournament.objects.filter(published_at__isnull=True, tournament__referees=user).exists()
 
 
 def live_list(*, running: bool | None = None) -> QuerySet[LiveTournament]:

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from players.audit import audit_record
@@ -36,7 +35,8 @@ from rules.sheet.values import cell_text
 from tournaments.live.entrants import NewEntrant, entrant_add
 from tournaments.live.pools import bump, locked
 from tournaments.live.refusals import LiveRefused
-from tournaments.models import Game, LiveTournament, Registration, Tournament
+from tournaments.models import LiveTournament, Registration, Tournament
+from tournaments.selectors import results_on_site
 
 MAX_ROUNDS = 12
 ARMY_POINTS = (100, 300)  # RESULT_SHEET.md: the sheet refuses other values
@@ -49,15 +49,6 @@ class TournamentDates:
     start: date
     end: date
     rounds: int
-
-
-def results_on_site(tournament: Tournament) -> bool:
-    return tournament.status != Tournament.REGISTERED or tournament.games.exists()
-
-
-def without_results() -> Q:
-    """The tournaments that may be run live: no results on the site (see the module's terms)."""
-    return Q(status=Tournament.REGISTERED) & Q(~Exists(Game.objects.filter(tournament=OuterRef("pk"))))
 
 
 def live_begin(tournament: Tournament, *, entrants: Sequence[NewEntrant] = (), swiss: str = "",
