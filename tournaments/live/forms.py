@@ -139,7 +139,8 @@ class DatesForm(forms.Form):
     """The tournament's real dates and rounds, confirmed by the referee before it is run live."""
 
     start_date = forms.DateField(label=_("First day"), widget=_DateInput())
-    end_date = forms.DateField(label=_("Last day"), widget=_DateInput())
+    end_date = forms.DateField(label=_("Last day"), widget=_DateInput(),
+                               help_text=_("The tournament is published on its last day or after."))
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=12,
                                 widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
 

@@ -85,8 +85,7 @@ def live_start(request, tournament: Tournament):
     registrations = list(tournament.registrations.select_related("player").order_by("player__last_name"))
     form = StartForm(request.POST or None)
     dates_form = None if on_dates else DatesForm(request.POST or None, initial={
-        "start_date": today, "end_date": max(today, today + (tournament.end_date - tournament.start_date)),
-        "rounds": tournament.rounds})
+        "start_date": today, "end_date": today, "rounds": tournament.rounds})
     errors: list[str] = []
     if blocked:
         errors = words(LiveRefused.one("results_on_site", name=tournament.name))
