@@ -151,6 +151,10 @@ MESSAGES: dict[str, dict[str, str]] = {
                               "direct à partir de son premier jour."},
     "end_before_start": {"en": "The end date {end} is before the start date {start}.",
                          "fr": "La date de fin {end} précède la date de début {start}."},
+    "dates_too_far_apart": {"en": "The end date {end} is more than {days} days after the start date {start}: check "
+                                  "the year.",
+                            "fr": "La date de fin {end} est plus de {days} jours après la date de début {start}\u00a0: "
+                                  "vérifiez l'année."},
     "rounds_invalid": {"en": "A tournament has 1 to 12 rounds, not {rounds}.",
                        "fr": "Un tournoi compte de 1 à 12 rondes, pas {rounds}."},
     "cannot_cancel": {"en": "Round {round} of pool {pool} is published: the live run can no longer be cancelled.",

@@ -362,3 +362,31 @@ def test_a_live_run_with_a_round_published_is_not_cancelled():
         live_cancel(live)
     assert _codes(refused) == ["cannot_cancel"]
     assert LiveTournament.objects.filter(pk=live.pk).exists()
+
+
+def test_dates_a_typed_year_apart_are_refused_at_the_start():
+    tournament = factories.tournament("Open", start=TODAY + timedelta(days=3), end=TODAY + timedelta(days=3),
+                                      rounds=3, status=Tournament.REGISTERED)
+    with pytest.raises(LiveRefused) as refused:
+        live_start_calendar(tournament, dates=TournamentDates(TODAY, date(2062, 11, 21), 3), today=TODAY)
+    assert _codes(refused) == ["dates_too_far_apart"]
+    assert "check the year" in refused.value.messages("en")[0]
+
+
+def test_an_excluded_player_registered_in_the_calendar_does_not_block_the_start():
+    players = federation_players(3)
+    excluded = factories.player("Exclu", "Paul", id=4444, excluded=True)
+    tournament = factories.tournament("Open", start=TODAY, end=TODAY, rounds=3, status=Tournament.REGISTERED)
+    for player in [*players, excluded]:
+        Registration.objects.create(tournament=tournament, player=player)
+    live = live_start_calendar(tournament, today=TODAY)
+    assert sorted(live.entrants.values_list("player_id", flat=True)) == [p.pk for p in players]
+
+
+def test_a_pool_whose_players_never_came_does_not_block_the_publication():
+    players = federation_players(7)
+    live = live_tournament(players[:6])
+    entrant_add(live, NewEntrant(player=players[6].pk, pool="B", present=False))
+    _play_all(live, random.Random(6))
+    assert players[6].pk not in _sheet_players(live)
+    assert live_publish(live).ok

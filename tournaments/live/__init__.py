@@ -16,8 +16,10 @@ Modules
 -------
 refusals       LiveRefused: what the referee can fix, as codes and parameters
 pools          a pool as the rules read it (keys, published rounds, standings), locking, table numbers
-start          starting a calendar tournament live (the pages and `live_start`), the referee's settings
-entrants       adding and withdrawing players
+start          starting a calendar tournament live (on its dates; the pages and `live_start`), cancelling a start,
+               the referee's settings
+entrants       the day's players: adding to a pool and a hat, moving, removing, checking in, late players,
+               withdrawals, a new player's names corrected
 rounds         proposing, pairing by hand, swapping and publishing rounds
 results        the referee's results and the players' own entries
 publication    the official workbook of the day, imported as an upload

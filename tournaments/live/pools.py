@@ -111,7 +111,8 @@ def pool_state(live: LiveTournament, pool: str) -> PoolState:
 
 
 def pool_names(live: LiveTournament) -> list[str]:
-    return sorted(set(live.entrants.values_list("pool", flat=True))) or ["A"]
+    """The pools that play: those with a player checked in (a pool of players who never came has no round)."""
+    return sorted(set(live.entrants.filter(present=True).values_list("pool", flat=True))) or ["A"]
 
 
 def pool_standings(state: PoolState, *, complete_only: bool = True) -> list[StandingRow]:

@@ -39,6 +39,7 @@ from tournaments.models import LiveTournament, Registration, Tournament
 from tournaments.selectors import results_on_site
 
 MAX_ROUNDS = 12
+MAX_DAYS = 31  # a tournament's last day at most this long after its first: a longer span is a typed year
 ARMY_POINTS = (100, 300)  # RESULT_SHEET.md: the sheet refuses other values
 
 
@@ -81,6 +82,9 @@ def dates_problems(dates: TournamentDates, *, today: date) -> list[tuple[str, di
         problems.append(("rounds_invalid", {"rounds": dates.rounds}))
     if dates.end < dates.start:
         problems.append(("end_before_start", {"start": dates.start.isoformat(), "end": dates.end.isoformat()}))
+    elif (dates.end - dates.start).days > MAX_DAYS:
+        problems.append(("dates_too_far_apart", {"start": dates.start.isoformat(), "end": dates.end.isoformat(),
+                                                 "days": MAX_DAYS}))
     elif dates.start > today:
         problems.append(("start_in_future", {"start": dates.start.isoformat(), "today": today.isoformat()}))
     elif dates.end < today:
@@ -112,7 +116,9 @@ def live_start_calendar(tournament: Tournament, *, dates: TournamentDates | None
         if not on_its_dates(tournament, today=today):
             raise LiveRefused.one("dates_exclude_today", start=tournament.start_date.isoformat(),
                                   end=tournament.end_date.isoformat(), today=today.isoformat())
-        registrations = tournament.registrations.order_by("pool", "player_id")
+        # An excluded player or a merged duplicate registered in the calendar does not play (and does not block).
+        registrations = tournament.registrations.filter(
+            player__excluded_at__isnull=True, player__merged_into__isnull=True).order_by("pool", "player_id")
         entrants = [NewEntrant(player=r.player_id, pool=r.pool, present=False) for r in registrations]
         return live_begin(tournament, entrants=entrants, swiss=swiss, players_enter_results=players_enter_results,
                           user=user)
