@@ -199,9 +199,10 @@ def live_present(request, tournament: Tournament, live: LiveTournament, entrant_
 @referee_only
 @require_POST
 @running_live
-@one_effect(seen_matters=True, stale_to="referee:live_players")
+@one_effect(stale_to="referee:live_players")
 def live_all_present(request, tournament: Tournament, live: LiveTournament):
-    """Every player not yet checked in, of one pool (or all pools), marked present in one tap, before round 1."""
+    """Every player not yet checked in, of one pool (or all pools), marked present in one tap, before round 1.
+    Not refused for an older page: another referee adding players meanwhile changes nothing of what it does."""
     form = AllPresentForm(request.POST)
     form.is_valid()
     pool = (form.cleaned_data.get("pool") or "").strip()
