@@ -28,6 +28,8 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from rules.names import fold_name  # noqa: E402 - the project's root is on the path from here
+
 
 def bench_url(url: str, *, suffix: str = "_bench") -> tuple[str, str]:
     """The name and URL of a benchmark's own database, next to the one DATABASE_URL names."""
@@ -66,8 +68,9 @@ def federation_load(federation) -> None:
     with connection.cursor() as django_cursor:
         cursor = django_cursor.cursor
         _copy(cursor, Club, ("id", "name", "country_id"), ((i, name, "FR") for name, i in club_id.items()))
-        _copy(cursor, Player, ("id", "last_name", "first_name", "country_id", "created_at"),
-              ((pid, f"Player{pid}", "Synthetic", countries[pid % 7], "2024-01-01") for pid in federation.players))
+        _copy(cursor, Player, ("id", "last_name", "first_name", "search_name", "country_id", "created_at"),
+              ((pid, f"Player{pid}", "Synthetic", fold_name(f"Synthetic Player{pid}"), countries[pid % 7], "2024-01-01")
+               for pid in federation.players))
         _copy(cursor, Tournament, ("id", "system_id", "name", "start_date", "end_date", "city", "country_id",
                                    "referee_name", "format", "pools", "rounds", "worlds", "official", "status",
                                    "override_reason", "exception_approved", "exception_reason", "created_at"),

@@ -18,8 +18,11 @@ from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.shortcuts import render
-from django.urls import NoReverseMatch
+from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext_lazy as _
+
+from players import permissions
+from tournaments.live.selectors import referees_a_live_run
 
 LOCKED_OUT = _("Too many failed sign-in attempts. Wait 15 minutes, then try again.")
 
@@ -68,10 +71,30 @@ def locked_out(request, original_response=None, credentials=None):
     )
 
 
+# Where a signed-in account has pages of its own: a `next` there is where it was sent from, and it goes back.
+OWN_PAGES = ("/referee/", "/board/", "/admin/")
+
+
 class LoginView(auth_views.LoginView):
+    """Sign in. A referee lands on their tournament day's pages (referee:live_home, their tournament running live
+    first), unless the sign-in came from one of the pages of the signed-in (`next` under OWN_PAGES); a player, a
+    board member or any other account lands where they were (`next`, which the sign-in link carries)."""
+
     form_class = SignInForm
     template_name = "registration/login.html"
     redirect_authenticated_user = True
+
+    def get_success_url(self):
+        url = self.get_redirect_url()
+        if url and url.startswith(OWN_PAGES):
+            return url
+        user = self.request.user
+        if permissions.is_referee(user) and (not permissions.is_board(user) or referees_a_live_run(user)):
+            try:
+                return reverse("referee:live_home")
+            except NoReverseMatch:  # the referee's pages are not mounted
+                pass
+        return url or self.get_default_redirect_url()
 
     def get_default_redirect_url(self):
         try:

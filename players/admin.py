@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from players import admin_actions
 from players.admin_forms import ClubForm, PlayerForm
-from players.admin_mixins import AuditedAdmin, ReadOnlyAdmin
+from players.admin_mixins import AuditedAdmin, PlayerSearchAdmin, ReadOnlyAdmin
 from players.models import AuditEntry, Club, Country, OpeningBalance, Player, RetiredId, Sanction
 from players.services import next_free_id_preview, player_ids_allocate
 from ratings.requests import replay_request
@@ -31,11 +31,11 @@ class OpeningBalanceInline(admin.TabularInline):
 
 
 @admin.register(Player)
-class PlayerAdmin(AuditedAdmin):
+class PlayerAdmin(PlayerSearchAdmin, AuditedAdmin):
     form = PlayerForm
     list_display = ["id", "last_name", "first_name", "club", "country", "excluded_at", "merged_into"]
     list_filter = ["country", ("excluded_at", admin.EmptyFieldListFilter)]
-    search_fields = ["id", "last_name", "first_name", "club__name"]
+    search_fields = ["club__name"]  # and the names and ID (PlayerSearchAdmin)
     list_select_related = ["club", "country"]
     autocomplete_fields = ["club", "user", "merged_into"]
     readonly_fields = ["excluded_at", "merged_into", "created_at"]
@@ -78,10 +78,11 @@ class RetiredIdAdmin(AuditedAdmin):
 
 
 @admin.register(Sanction)
-class SanctionAdmin(admin_actions.SanctionAdminMixin, AuditedAdmin):
+class SanctionAdmin(admin_actions.SanctionAdminMixin, PlayerSearchAdmin, AuditedAdmin):
     list_display = ["id", "player", "kind", "decided_on", "expires_on"]
     list_filter = ["kind"]
-    search_fields = ["player__last_name", "player__id"]
+    search_fields = ["player__id"]  # and the player's names (PlayerSearchAdmin)
+    player_search_prefixes = ("player__",)
     autocomplete_fields = ["player"]
     list_select_related = ["player"]
 

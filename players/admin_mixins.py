@@ -8,6 +8,8 @@ from __future__ import annotations
 from django.contrib import admin
 
 from players.audit import audit_record, model_changes, snapshot
+from players.selectors import player_search_q
+from rules.names import MAX_QUERY
 
 
 def _links(obj) -> dict[str, list]:
@@ -93,3 +95,20 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class PlayerSearchAdmin(admin.ModelAdmin):
+    """The admin's search of players, or of rows that name players (`player_search_prefixes`: "" for the players
+    themselves, "player__"...), is the site's name search (players.selectors): accents and case aside, an ID
+    found as itself; the admin's own search over its other `search_fields` is added to it. The term is cut to the
+    length a search reads and its control characters (a NUL byte, which PostgreSQL refuses) dropped first."""
+
+    player_search_prefixes: tuple[str, ...] = ("",)
+
+    def get_search_results(self, request, queryset, search_term):
+        term = "".join(c for c in search_term[:MAX_QUERY] if c.isprintable())
+        found, may_have_duplicates = super().get_search_results(request, queryset, term)
+        if term.strip():
+            for prefix in self.player_search_prefixes:
+                found = found | queryset.filter(player_search_q(term, prefix=prefix))
+        return found, may_have_duplicates

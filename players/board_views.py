@@ -33,6 +33,7 @@ from players.governance import (
 from players.models import AuditEntry, Player, RetiredId, Sanction
 from players.services import next_free_id_preview
 from ratings.models import ReplayRequest
+from rules.names import MAX_QUERY, id_query
 from tournaments.models import Game, Tournament
 from tournaments.registration import (
     club_year_tournaments,
@@ -303,11 +304,13 @@ def ids(request):
 @permissions.rule_required(permissions.is_board)
 @require_safe
 def tournaments(request):
-    query = (request.GET.get("q") or "").strip()
+    # What a search can read: no control character (PostgreSQL refuses a NUL byte), MAX_QUERY characters at most.
+    query = "".join(c for c in (request.GET.get("q") or "")[:MAX_QUERY] if c.isprintable()).strip()
     qs = Tournament.objects.select_related("system", "country").annotate(referee_count=Count("referees")).order_by(
         "-end_date", "-start_date", "-id")
-    if query.isdigit():
-        qs = qs.filter(Q(pk=int(query)) | Q(name__icontains=query))
+    number = id_query(query)  # "²" is a digit to str.isdigit(), not to int()
+    if number is not None:
+        qs = qs.filter(Q(pk=number) | Q(name__icontains=query))
     elif query:
         qs = qs.filter(Q(name__icontains=query) | Q(city__icontains=query))
     page = Paginator(qs, 50).get_page(request.GET.get("page"))

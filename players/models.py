@@ -7,7 +7,10 @@ from django.db import models
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from rules.names import fold_name
 from rules.rulesets import SPARE_ID
+
+NAME_FIELDS = {"first_name", "last_name"}
 
 
 class Country(models.Model):
@@ -46,6 +49,26 @@ class PlayerQuerySet(models.QuerySet):
         """Players that may appear on public pages: excluded players and merged duplicates leave every list."""
         return self.filter(excluded_at__isnull=True, merged_into__isnull=True).exclude(pk=SPARE_ID)
 
+    # Player.search_name follows the names on every write the ORM makes (save() below, and these).
+    def bulk_create(self, objs, *args, **kwargs):
+        objs = list(objs)
+        for player in objs:
+            player.search_name = player.folded_name()
+        return super().bulk_create(objs, *args, **kwargs)
+
+    def bulk_update(self, objs, fields, *args, **kwargs):
+        objs = list(objs)
+        if NAME_FIELDS & set(fields):
+            for player in objs:
+                player.search_name = player.folded_name()
+            fields = [*fields, "search_name"]
+        return super().bulk_update(objs, fields, *args, **kwargs)
+
+    def update(self, **kwargs):
+        if NAME_FIELDS & set(kwargs) and "search_name" not in kwargs:
+            raise TypeError("a player's names change through save() or bulk_update(), which keep search_name")
+        return super().update(**kwargs)
+
 
 class Player(models.Model):
     # The federation ID is the primary key: the site chooses it (players.services.next_player_id).
@@ -62,6 +85,10 @@ class Player(models.Model):
     merged_into = models.ForeignKey("self", on_delete=models.PROTECT, null=True, blank=True,
                                     related_name="merged_records", verbose_name=_("merged into"))
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    # "first last" folded (rules.names.fold_name): what the name search compares, so that "Benoit" finds Benoît on
+    # SQLite and PostgreSQL alike. Written with the names by every ORM write (save, bulk_create, bulk_update);
+    # PostgreSQL serves `LIKE '%word%'` on it from a trigram index (migration 0006).
+    search_name = models.TextField(_("name as searched"), default="", editable=False)
 
     objects = PlayerQuerySet.as_manager()
 
@@ -73,6 +100,16 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.full_name} ({self.id})"
+
+    def save(self, *args, **kwargs):
+        self.search_name = self.folded_name()
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and NAME_FIELDS & set(update_fields):
+            kwargs["update_fields"] = {*update_fields, "search_name"}
+        super().save(*args, **kwargs)
+
+    def folded_name(self) -> str:
+        return fold_name(f"{self.first_name} {self.last_name}")
 
     @property
     def full_name(self) -> str:

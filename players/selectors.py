@@ -6,6 +6,11 @@ Terms
 public player
     One that may appear on public pages (Player.objects.public()): not excluded, not merged into another
     record, not the spare (99).
+name search
+    Every word of the query, folded (rules.names: accents and case ignored), in the player's folded name
+    (Player.search_name); a query that is an ID also finds that ID. The one search of the site: the public search,
+    the rating list and its API, the admin, the referee's pages of the tournament day. Never an error, whatever is
+    typed (a NUL byte, "²", 10,000 characters): rules.names.search_words keeps what can be searched.
 """
 
 from __future__ import annotations
@@ -15,7 +20,8 @@ from datetime import date
 
 from django.db.models import Q, QuerySet
 
-from players.models import SPARE_ID, Player, Sanction
+from players.models import SPARE_ID, Club, Player, Sanction
+from rules.names import id_query, name_key, search_words
 from tournaments.models import Tournament
 
 MAX_MERGE_HOPS = 10
@@ -27,14 +33,17 @@ def is_public(player: Player | None) -> bool:
 
 
 def player_search_q(query: str, *, prefix: str = "") -> Q:
-    """Every word of `query` in the first or last name; a number also matches the ID exactly."""
-    words = query.split()
+    """The name search (see the module's terms) as a condition on players, or on the rows whose `prefix` leads to
+    a player ("player__"). A query with nothing to search matches no one."""
+    words = search_words(query)
+    if not words:
+        return Q(pk__in=[])
     condition = Q()
     for word in words:
-        condition &= Q(**{f"{prefix}last_name__icontains": word}) | Q(**{f"{prefix}first_name__icontains": word})
-    stripped = query.strip()
-    if stripped.isdigit():
-        condition |= Q(**{f"{prefix}id": int(stripped)})
+        condition &= Q(**{f"{prefix}search_name__contains": word})
+    player_id = id_query(query)
+    if player_id is not None:
+        condition |= Q(**{f"{prefix}id": player_id})
     return condition
 
 
@@ -44,11 +53,49 @@ def player_search(*, query: str) -> QuerySet[Player]:
             .order_by("last_name", "first_name", "id"))
 
 
+def players_like(*, last_name: str, first_name: str = "", limit: int = 8) -> list[Player]:
+    """Public players a new player's name resembles: the same last name, accents and case aside (the first name's
+    initial, when given, puts those who share it first). Shown before a "new" player is added as new."""
+    words = search_words(last_name)
+    if not words:
+        return []
+    found = list(Player.objects.public().filter(player_search_q(" ".join(words)))
+                 .select_related("club", "country").order_by("last_name", "first_name", "id")[:50])
+    last = name_key(last_name)
+    found = [p for p in found if last in name_key(p.last_name)]
+    initial = name_key(first_name)[:1]
+    found.sort(key=lambda p: not (initial and name_key(p.first_name).startswith(initial)))
+    return found[:limit]
+
+
 def player_by_exact_id(*, query: str) -> Player | None:
-    stripped = query.strip()
-    if not stripped.isdigit() or len(stripped) > 9:
+    player_id = id_query(query)
+    if player_id is None:
         return None
-    return Player.objects.public().filter(pk=int(stripped)).first()
+    return Player.objects.public().filter(pk=player_id).first()
+
+
+# --- clubs ----------------------------------------------------------------------------------------------
+
+
+def club_names() -> list[str]:
+    """Every club's name, for a list to choose from (a few hundred)."""
+    return list(Club.objects.order_by("name").values_list("name", flat=True))
+
+
+def club_named(name: str) -> Club | None:
+    """The club of that name, accents, case and spaces aside ("dragons de saint-etienne" is Dragons de
+    Saint-Étienne), or None."""
+    key = name_key(name)
+    if not key:
+        return None
+    exact = Club.objects.filter(name__iexact=" ".join(name.split())).first()
+    if exact is not None:
+        return exact
+    for club in Club.objects.only("id", "name").iterator():
+        if name_key(club.name) == key:
+            return club
+    return None
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from ratings.charts import ADJUSTMENT, OPENING, TOURNAMENT, ChartLabels, ChartPo
 from ratings.models import RatingEvent
 from ratings.player_history import PlayerProfile, SystemSection, player_profile
 from ratings.selectors import country_name, rank_name, rating_systems, ruleset_ranks, top_ratings
+from tournaments.live.selectors import live_running_now
 from tournaments.selectors import latest_rated_tournaments, upcoming_tournaments
 
 SEARCH_PAGE_SIZE = 50
@@ -37,6 +38,7 @@ def home(request):
         "boards": boards,
         "latest": latest_rated_tournaments(),
         "upcoming": upcoming_tournaments(),
+        "live_now": live_running_now(),
     })
 
 

@@ -4,7 +4,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from players import permissions
-from players.admin_mixins import AuditedAdmin, ReadOnlyAdmin
+from players.admin_mixins import AuditedAdmin, PlayerSearchAdmin, ReadOnlyAdmin
 from ratings.closing import YearCloseError, year_close
 from ratings.models import ClosedYear, PlayerRating, RatingCount, RatingEvent, RatingSystem, ReplayRequest
 
@@ -54,10 +54,11 @@ class ClosedYearAdmin(admin.ModelAdmin):
 
 
 @admin.register(PlayerRating)
-class PlayerRatingAdmin(ReadOnlyAdmin):
+class PlayerRatingAdmin(PlayerSearchAdmin, ReadOnlyAdmin):
     list_display = ["player", "system", "rating", "rank_code", "games", "last_played"]
     list_filter = ["system", "rank_code"]
-    search_fields = ["player__last_name", "player__id"]
+    search_fields = ["player__id"]  # and the player's names (PlayerSearchAdmin)
+    player_search_prefixes = ("player__",)
     list_select_related = ["player"]
 
 

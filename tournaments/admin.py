@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 
 from players import admin_actions
 from players.admin_forms import GameForm, RegistrationForm, TournamentForm
-from players.admin_mixins import AuditedAdmin, ReadOnlyAdmin
+from players.admin_mixins import AuditedAdmin, PlayerSearchAdmin, ReadOnlyAdmin
 from ratings.requests import replay_request
 from tournaments.models import Game, Registration, Sheet, Standing, Tournament
 
@@ -92,22 +92,24 @@ class TournamentAdmin(RatedFactAdmin):
 
 
 @admin.register(Game)
-class GameAdmin(RatedFactAdmin):
+class GameAdmin(PlayerSearchAdmin, RatedFactAdmin):
     form = GameForm
     list_display = ["id", "tournament", "round", "table", "player_a", "player_b", "result", "a_losses", "b_losses",
                     "free"]
     list_filter = ["result", "free"]
-    search_fields = ["tournament__name", "player_a__last_name", "player_b__last_name"]
+    search_fields = ["tournament__name"]  # and the players' names (PlayerSearchAdmin)
+    player_search_prefixes = ("player_a__", "player_b__")
     autocomplete_fields = ["tournament", "player_a", "player_b"]
     list_select_related = ["tournament", "player_a", "player_b"]
 
 
 @admin.register(Registration)
-class RegistrationAdmin(RatedFactAdmin):
+class RegistrationAdmin(PlayerSearchAdmin, RatedFactAdmin):
     form = RegistrationForm
     list_display = ["tournament", "player", "pool", "penalty", "penalty_reason", "registered_at"]
     readonly_fields = ["registered_at"]
-    search_fields = ["tournament__name", "player__last_name"]
+    search_fields = ["tournament__name"]  # and the player's names (PlayerSearchAdmin)
+    player_search_prefixes = ("player__",)
     autocomplete_fields = ["tournament", "player", "club"]
     list_select_related = ["tournament", "player"]
 

@@ -293,6 +293,9 @@ class LiveEntrant(models.Model):
     rating = models.IntegerField(_("rating at the start"))
     joined_round = models.PositiveSmallIntegerField(_("joined in round"), default=1)
     withdrawn_from = models.PositiveSmallIntegerField(_("withdrawn from round"), null=True, blank=True)
+    # Checked in: in the hall. Only those present are paired; a player registered in the calendar starts absent
+    # until the referee checks them in, one checked in after round 1 of the pool is a late player (PAIRING.md §6).
+    present = models.BooleanField(_("present"), default=True)
 
     class Meta:
         ordering = ["live", "pool", "-rating", "id"]
@@ -353,7 +356,8 @@ class LiveTable(models.Model):
     a_losses = models.PositiveSmallIntegerField(_("A losses %"), null=True, blank=True)
     b_losses = models.PositiveSmallIntegerField(_("B losses %"), null=True, blank=True)
     free = models.BooleanField(_("free game"), default=False)
-    # A late player's defeat for a round missed, against the spare (PAIRING.md §6).
+    # Always false since PAIRING.md §6's decision of 2026-11-26 (a late player has no game in the rounds missed);
+    # kept, false, for the read API's `missed` and the tables made before it.
     missed = models.BooleanField(default=False)
     entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")

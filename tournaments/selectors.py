@@ -54,7 +54,7 @@ def tournament_list(
     status: str | None = None,
     search: str | None = None,
 ) -> QuerySet[Tournament]:
-    rows = Tournament.objects.select_related("country", "system", "outcome", "organising_club")
+    rows = Tournament.objects.select_related("country", "system", "outcome", "organising_club", "live")
     if year:
         rows = rows.filter(end_date__year=year)
     if country:
@@ -66,6 +66,17 @@ def tournament_list(
     if search:
         rows = rows.filter(Q(name__icontains=search) | Q(city__icontains=search))
     return rows.order_by("-end_date", "-start_date", "-id")
+
+
+def results_on_site(tournament: Tournament) -> bool:
+    """Whether a tournament's results are on the site (a sheet imported: status received or rated, or games). Such
+    a tournament is never run live: a rated tournament is corrected by a new sheet (PAIRING.md §7)."""
+    return tournament.status != Tournament.REGISTERED or tournament.games.exists()
+
+
+def without_results() -> Q:
+    """The tournaments whose results are not on the site (see results_on_site), as a condition."""
+    return Q(status=Tournament.REGISTERED) & Q(~Exists(Game.objects.filter(tournament=OuterRef("pk"))))
 
 
 def tournament_years() -> list[int]:

@@ -1,9 +1,13 @@
 """The words of pairing's notices (rules.pairing.model.Notice codes) and of the live tournament's refusals, in
-English and French. `names` turns the IDs a notice carries into the names the referee knows."""
+English and French. `names` turns the IDs a notice carries into the names the referee knows. A code of the result
+sheet's checks (rules.sheet.messages), which the day applies to what is typed, is worded as the sheet words it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+
+from rules.sheet.messages import MESSAGES as SHEET_MESSAGES
+from rules.sheet.messages import render as sheet_text
 
 MESSAGES: dict[str, dict[str, str]] = {
     # pairing refusals
@@ -135,7 +139,7 @@ MESSAGES: dict[str, dict[str, str]] = {
                            "fr": "La ronde {round} n'est pas une des rondes 1 à {rounds}."},
     "already_playing": {"en": "{player} already plays in this tournament.",
                         "fr": "{player} joue déjà dans ce tournoi."},
-    "unknown_player": {"en": "No player has the ID {player}.", "fr": "Aucun joueur n'a l'identifiant {player}."},
+    "unknown_player": {"en": "No player has the ID {id}.", "fr": "Aucun joueur n'a l'identifiant {id}."},
     "excluded_player": {"en": "{player} is excluded and cannot play.",
                         "fr": "{player} est exclu et ne peut pas jouer."},
     "name_required": {"en": "A new player needs a last name.", "fr": "Un nouveau joueur doit avoir un nom."},
@@ -240,6 +244,51 @@ MESSAGES: dict[str, dict[str, str]] = {
     "publish_without_game": {"en": "{player} has no game: the publication does not list them.",
                              "fr": "{player} n'a aucune partie : la publication ne le mentionne pas."},
     "publish_issue": {"en": "{message}", "fr": "{message_fr}"},
+    # the day's players (PAIRING.md §6); French with a non-breaking space before : ; ? !
+    "first_name_required": {"en": "A new player needs a first name.", "fr": "Un nouveau joueur doit avoir un prénom."},
+    "club_unknown": {"en": "No club of the federation is named “{club}”: choose one from the list, or confirm that it "
+                           "is a new club.",
+                     "fr": "Aucun club de la fédération ne s'appelle «\u00a0{club}\u00a0»\u00a0: choisissez-en un "
+                           "dans la liste, ou confirmez que c'est un nouveau club."},
+    "remove_has_game": {"en": "{player} has played in this tournament and cannot be removed: withdraw instead.",
+                        "fr": "{player} a joué dans ce tournoi et ne peut pas être supprimé\u00a0: retirez-le plutôt."},
+    "round_one_published": {"en": "Round 1 of pool {pool} is published: {player} can no longer change pool or hat.",
+                            "fr": "La ronde 1 de la poule {pool} est publiée\u00a0: {player} ne peut plus changer de "
+                                  "poule ni de chapeau."},
+    "absent_after_round_one": {"en": "Round 1 of pool {pool} is published: withdraw {player}, or remove them if they "
+                                     "have no game.",
+                               "fr": "La ronde 1 de la poule {pool} est publiée\u00a0: retirez {player}, ou "
+                                     "supprimez-le s'il n'a aucune partie."},
+    "not_new_player": {"en": "{player} is a player of the federation: their names and club are the federation's.",
+                       "fr": "{player} est un joueur de la fédération\u00a0: ses nom et club sont ceux de la "
+                             "fédération."},
+    "entrant_gone": {"en": "This player is no longer in the tournament.",
+                     "fr": "Ce joueur n'est plus dans le tournoi."},
+    # starting and cancelling a live run (PAIRING.md §7)
+    "results_on_site": {"en": "The results of {name} are on the site: a rated tournament is corrected by a new result "
+                              "sheet, not run live.",
+                        "fr": "Les résultats de {name} sont sur le site\u00a0: un tournoi classé se corrige par une "
+                              "nouvelle feuille de résultats, pas en direct."},
+    "already_live": {"en": "{name} is already run live.", "fr": "{name} est déjà joué en direct."},
+    "dates_exclude_today": {"en": "Today ({today}) is not within {start} – {end}: give the tournament's real dates, "
+                                  "today included.",
+                            "fr": "Aujourd'hui ({today}) n'est pas entre le {start} et le {end}\u00a0: donnez les "
+                                  "vraies dates du tournoi, aujourd'hui compris."},
+    "start_in_future": {"en": "The start date {start} is after today ({today}): a tournament is run live from its "
+                              "first day.",
+                        "fr": "La date de début {start} est après aujourd'hui ({today})\u00a0: un tournoi se joue en "
+                              "direct à partir de son premier jour."},
+    "end_before_start": {"en": "The end date {end} is before the start date {start}.",
+                         "fr": "La date de fin {end} précède la date de début {start}."},
+    "dates_too_far_apart": {"en": "The end date {end} is more than {days} days after the start date {start}: check "
+                                  "the year.",
+                            "fr": "La date de fin {end} est plus de {days} jours après la date de début {start}\u00a0: "
+                                  "vérifiez l'année."},
+    "rounds_invalid": {"en": "A tournament has 1 to 12 rounds, not {rounds}.",
+                       "fr": "Un tournoi compte de 1 à 12 rondes, pas {rounds}."},
+    "cannot_cancel": {"en": "Round {round} of pool {pool} is published: the live run can no longer be cancelled.",
+                      "fr": "La ronde {round} de la poule {pool} est publiée\u00a0: le direct ne peut plus être "
+                            "annulé."},
 }
 
 
@@ -278,7 +327,8 @@ def notice_text(code: str, params: Mapping[str, object], lang: str = "en",
             values[key] = ", ".join(map(str, value))
     template = MESSAGES.get(code)
     if template is None:
-        return code
+        # A fact the sheet check refuses (a country, a name too long...): the sheet's own words.
+        return sheet_text(code=code, params=values, lang=lang) if code in SHEET_MESSAGES else code
     try:
         return template[lang].format(**values)
     except (KeyError, IndexError):

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from rules.sheet.format import (
     ALL_RESULTS,
+    COUNTRY_CODES,
     FORMULA_STARTS,
     LOSSES_REQUIRED,
     RATING_SYSTEMS,
@@ -54,6 +55,14 @@ def text_faults(*, key: str, label: str, text: str | None) -> list[Fault]:
     if text.startswith(FORMULA_STARTS):
         faults.append(Fault(key, "formula_text", {"field": label, "value": shown_value(text), "start": text[0]}))
     return faults
+
+
+def country_faults(*, value: str | None) -> list[Fault]:
+    """A country that is not an ISO 3166-1 alpha-2 code (checked upper-cased: "fr" is FR). Blank is no country."""
+    text = (value or "").strip()
+    if not text or text.upper() in COUNTRY_CODES:
+        return []
+    return [Fault("country", "unknown_country", {"value": shown_value(text)})]
 
 
 def same_player_faults(*, a: object, b: object) -> list[Fault]:

@@ -36,6 +36,7 @@ from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 from rules.charter import CharterEntrant, charter_failures
 from rules.sheet.checks import (
     Fault,
+    country_faults,
     free_game_faults,
     losses_faults,
     result_faults,
@@ -46,7 +47,6 @@ from rules.sheet.checks import (
 from rules.sheet.format import (
     ALIASES,
     BLANK_RUN,
-    COUNTRY_CODES,
     FORMAT,
     GAME_COLUMNS,
     MAX_BYTES,
@@ -378,11 +378,11 @@ class _Reader:
         return number
 
     def _country(self, *, value: object, sheet: str, cell: str) -> str | None:
-        code = (cell_text(value) or "").upper()
-        if code not in COUNTRY_CODES:
+        text = cell_text(value)
+        if text is None:
             self.error("unknown_country", sheet, cell, value=shown_value(value))
             return None
-        return code
+        return text.upper() if self._faults(country_faults(value=text), sheet, lambda _field: cell) else None
 
     def _columns(
         self, *, worksheet: Any, sheet: str, spec: Sequence[tuple[str, str, bool]], required: set[str]

@@ -3,13 +3,23 @@
    - Every POLL_MS while the tournament runs, the fragment /tournaments/<id>/live/now/ is asked again with the ETag
      last seen: the server answers 304 until LiveTournament.version changes, then the new fragment replaces the old.
      Polling pauses while the page is hidden and stops once the fragment says the tournament is published.
-   - Typing in "Find your table" shows only the current round's tables with that name. */
+   - Typing in "Find your table" shows only the current round's tables with that name, accents and case aside
+     ("benoit" finds Benoît): the tables' data-names are folded by the server (rules.names.name_key), the query
+     here the same way. */
 (function () {
   "use strict";
   var POLL_MS = 10000;
+  // The letters that Unicode's decomposition leaves as they are (rules.names._SPECIAL).
+  var SPECIAL = { "ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "ð": "d", "þ": "th", "đ": "d", "ħ": "h", "ı": "i",
+                  "ĸ": "k", "ŀ": "l", "ł": "l", "ŋ": "n", "ŧ": "t", "\u2019": "'", "\u02bc": "'" };
+
+  function fold(text) {
+    return text.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "")
+      .replace(/[øæœßðþđħıĸŀłŋŧ\u2019\u02bc]/g, function (c) { return SPECIAL[c]; });
+  }
 
   function filter(box, query) {
-    var words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    var words = fold(query).split(/\s+/).filter(Boolean);
     box.querySelectorAll(".live-now > .live-pool > .pairs > .pair").forEach(function (pair) {
       var names = pair.getAttribute("data-names") || "";
       var match = words.every(function (w) { return names.indexOf(w) !== -1; });

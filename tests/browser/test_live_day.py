@@ -57,8 +57,9 @@ def test_a_referee_runs_the_day_on_a_phone_and_a_player_follows_it(live_server, 
         page.click("main button[type=submit]")
         expect(page.get_by_role("heading", name="Run a tournament live")).to_be_visible()
         page.get_by_role("link", name="Run it live").click()
-        page.get_by_role("button", name="Start the tournament").click()
-        expect(page.get_by_text("The tournament runs live: add the players who are here.")).to_be_visible()
+        page.get_by_role("button", name="Start the tournament").click()  # its dates confirmed: today's
+        expect(page.get_by_text("The tournament runs live: check in the players who are here")).to_be_visible()
+        page.get_by_role("button", name="Everyone is here").click()  # the three registered in the calendar
 
         # The other six players: found by name, or by ID.
         for n, player in enumerate(players[3:]):

@@ -12,7 +12,7 @@ from rules.rulesets import SPARE_ID
 from rules.sheet.format import TEXT_LIMITS
 from tests.live.helpers import federation_players, live_tournament, play_round
 from tournaments.live.entrants import NewEntrant, entrant_add, entrant_withdraw
-from tournaments.live.pools import key_of, pool_standings, pool_state
+from tournaments.live.pools import key_of
 from tournaments.live.publication import live_publish, live_workbook
 from tournaments.live.refusals import LiveRefused
 from tournaments.live.results import Result, results_record
@@ -108,18 +108,6 @@ def test_withdrawn_player_is_not_paired_and_the_spare_comes_in():
     entrant_withdraw(live, entrant, from_round=2)
     keys = [k for pair in _pairs(round_pair(live)) for k in pair]
     assert players[0].pk not in keys and SPARE_ID in keys
-
-
-def test_late_player_gets_a_forfeit_defeat_for_each_round_missed():
-    players = federation_players(6)
-    live = live_tournament(players)
-    play_round(live, 1, random.Random(2))
-    late = entrant_add(live, NewEntrant(last_name="Newcomer", first_name="Ann", club="Club 9"))
-    missed = LiveTable.objects.get(a=late)
-    assert (missed.result, missed.b, missed.missed, missed.round.number) == ("FB", None, True, 1)
-    rows = {r.player: r for r in pool_standings(pool_state(live, "A"))}
-    assert (rows[key_of(late)].wins, rows[key_of(late)].losses) == (0, 1)
-    assert rows[key_of(late)].rounds[0].result == "FL"  # a forfeit loss, scored as RULES.md §6 says
 
 
 def test_changing_a_result_once_the_next_round_is_paired_needs_a_reason_and_marks_it():

@@ -106,8 +106,8 @@ def test_home_and_search_take_the_same_queries_whatever_the_size(visitor, db, dj
     f.rated_tournament(players, rounds=1)
     for i in range(size):
         f.tournament(f"Future {i}", status=Tournament.REGISTERED, start=date.today() + timedelta(days=i + 1))
-    # systems, one top ten per system (two systems), latest rated, upcoming
-    with django_assert_num_queries(6):  # with the rating counts of the one system played
+    # systems, one top ten per system (two systems), latest rated, upcoming, running live now
+    with django_assert_num_queries(7):  # with the rating counts of the one system played
         assert visitor.get("/").status_code == 200
     # count, page (a name is not looked up as an ID)
     with django_assert_num_queries(2):

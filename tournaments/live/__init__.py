@@ -18,8 +18,10 @@ Modules
 -------
 refusals       LiveRefused: what the referee can fix, as codes and parameters
 pools          a pool as the rules read it (keys, published rounds, standings), locking, table numbers
-start          starting a calendar tournament live (the pages and `live_start`), the referee's settings
-entrants       adding and withdrawing players
+start          starting a calendar tournament live (on its dates; the pages and `live_start`), cancelling a start,
+               the referee's settings
+entrants       the day's players: adding to a pool and a hat, moving, removing, checking in, late players,
+               withdrawals, a new player's names corrected
 rounds         proposing, pairing by hand, changing (swaps, chosen tables), withdrawing and publishing rounds
 draws          checking a draw: a round re-run from its seed and the pool as it stood
 results        the referee's results and the players' own entries

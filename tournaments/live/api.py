@@ -52,6 +52,8 @@ class LivePlayerSerializer(PlayerRefSerializer):
     rating = serializers.IntegerField(help_text="Rating when the tournament started.")
     joined_round = serializers.IntegerField()
     withdrawn_from = serializers.IntegerField(allow_null=True, help_text="Not paired from this round on.")
+    present = serializers.BooleanField(help_text="Checked in: only players present are paired; one checked in "
+                                                 "after round 1 of the pool joins from joined_round.")
 
 
 class LiveTableSerializer(serializers.Serializer):
@@ -62,7 +64,8 @@ class LiveTableSerializer(serializers.Serializer):
     a_losses = serializers.IntegerField(allow_null=True)
     b_losses = serializers.IntegerField(allow_null=True)
     free = serializers.BooleanField()
-    missed = serializers.BooleanField(help_text="A late player's forfeit for a round missed.")
+    missed = serializers.BooleanField(help_text="Always false: a late player has no game in the rounds missed "
+                                                "(PAIRING.md §6, 2026-11-26).")
 
 
 class LiveRoundSerializer(serializers.Serializer):
@@ -142,7 +145,7 @@ def _ref(entrant: LiveEntrant | None) -> dict:
 def _player(entrant: LiveEntrant) -> dict:
     return {**_ref(entrant), "club": entrant.club, "country": entrant.country, "pool": entrant.pool,
             "group": entrant.group, "rating": entrant.rating, "joined_round": entrant.joined_round,
-            "withdrawn_from": entrant.withdrawn_from}
+            "withdrawn_from": entrant.withdrawn_from, "present": entrant.present}
 
 
 def _round(view: RoundView) -> dict:

@@ -10,8 +10,11 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from rules.pairing import DRAW, ELO_LEVELS, HATS
+from rules.sheet.format import TEXT_LIMITS
 from tournaments.live.entrants import NewEntrant
+from tournaments.live.page_tools import lang as _lang
 from tournaments.live.pools import NEW_KEY
+from tournaments.live.refusals import LiveRefused
 from tournaments.live.results import Result
 from tournaments.models import LiveTournament
 
@@ -37,26 +40,114 @@ class SelfEntryForm(forms.Form):
                                                required=False)
 
 
+HAT_CHOICES = [("", _("no hat")), ("1", _("hat 1")), ("2", _("hat 2"))]
+
+
 class FindPlayerForm(forms.Form):
+    """The referee's search of the federation's players, and the pool and hat the players found go into."""
+
     q = forms.CharField(label=_("Name or ID"), max_length=80, required=False)
+    pool = forms.CharField(label=_("Pool"), max_length=TEXT_LIMITS["pool"], required=False)
+    hat = forms.TypedChoiceField(label=_("Hat"), required=False, coerce=int, empty_value=None, choices=HAT_CHOICES)
 
 
-class AddPlayerForm(forms.Form):
-    """A federation player (by ID), or a player new to the federation (by name)."""
+def _text(label, limit: int, **attrs) -> forms.CharField:
+    return forms.CharField(label=label, max_length=limit, required=False,
+                           widget=forms.TextInput(attrs={"autocomplete": "off", **attrs}))
 
-    player = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
-    last_name = forms.CharField(label=_("Last name"), max_length=80, required=False)
-    first_name = forms.CharField(label=_("First name"), max_length=80, required=False)
-    club = forms.CharField(label=_("Club"), max_length=100, required=False)
-    country = forms.CharField(label=_("Country (2 letters)"), max_length=2, required=False)
-    pool = forms.CharField(label=_("Pool"), max_length=30, required=False, initial="A")
-    hat = forms.TypedChoiceField(label=_("Hat"), required=False, coerce=int, empty_value=None,
-                                 choices=[("", "—"), ("1", "1"), ("2", "2")])
+
+class NewPlayerFields(forms.Form):
+    """A new player's names, club and country. Their shape only: what the sheet would refuse is the service's to
+    say (tournaments.live.entrants.new_player_texts), beside the field it concerns (`refused`)."""
+
+    last_name = _text(_("Last name"), TEXT_LIMITS["last_name"], autocapitalize="words")
+    first_name = _text(_("First name"), TEXT_LIMITS["first_name"], autocapitalize="words")
+    club = _text(_("Club (blank: independent)"), TEXT_LIMITS["club"], list="club-names")
+    # Longer than a code, so that "United Kingdom" is answered with the sheet's words, not a length.
+    country = _text(_("Country (ISO code: FR, GB, ES…)"), 60, list="country-codes", autocapitalize="characters",
+                    size="4")
+    new_club = forms.BooleanField(label=_("It is a new club: create it"), required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.refused_codes: set[str] = set()
+
+    @property
+    def asks_new_club(self) -> bool:
+        """Whether to offer "it is a new club": the club typed is not the federation's, or was confirmed new."""
+        return "club_unknown" in self.refused_codes or bool(self.is_bound and self.data.get("new_club"))
+
+    def refused(self, exc) -> list[str]:
+        """A service's refusal: each notice about a field as that field's error, worded with the field's label;
+        the others returned, to be shown above the form."""
+        others = []
+        for (code, params), text in zip(exc.notices, exc.messages(_lang()), strict=True):
+            field = params.get("input")
+            self.refused_codes.add(code)
+            if field in self.fields:
+                label = str(self.fields[field].label).split(" (")[0]
+                worded = LiveRefused.one(code, **{**params, "field": label}).messages(_lang())[0] \
+                    if "field" in params else text
+                self.add_error(field, worded)
+            else:
+                others.append(text)
+        return others
+
+
+class AddPlayerForm(NewPlayerFields):
+    """A federation player (by ID), or a player new to the federation (by name), to a pool and a hat."""
+
+    player = forms.IntegerField(required=False, min_value=1, max_value=2**31 - 1, widget=forms.HiddenInput)
+    pool = forms.CharField(label=_("Pool"), max_length=TEXT_LIMITS["pool"], required=False, initial="A",
+                           widget=forms.TextInput(attrs={"list": "pool-names", "size": "4"}))
+    hat = forms.TypedChoiceField(label=_("Hat"), required=False, coerce=int, empty_value=None, choices=HAT_CHOICES)
+    # The referee saw the federation's players of that name and says this one is none of them.
+    confirm_new = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def entrant(self) -> NewEntrant:
         data = self.cleaned_data
         return NewEntrant(player=data["player"], last_name=data["last_name"], first_name=data["first_name"],
-                          club=data["club"], country=data["country"], pool=data["pool"] or "A", hat=data["hat"])
+                          club=data["club"], country=data["country"], pool=data["pool"] or "A", hat=data["hat"],
+                          new_club=data["new_club"])
+
+
+class EditEntrantForm(NewPlayerFields):
+    """A new player's names, club and country corrected before the publication."""
+
+
+class MoveForm(forms.Form):
+    pool = forms.CharField(label=_("Pool"), max_length=TEXT_LIMITS["pool"], required=False,
+                           widget=forms.TextInput(attrs={"list": "pool-names", "size": "4"}))
+    hat = forms.TypedChoiceField(label=_("Hat"), required=False, coerce=int, empty_value=None, choices=HAT_CHOICES)
+
+
+class PresentForm(forms.Form):
+    present = forms.BooleanField(required=False)
+
+
+class AllPresentForm(forms.Form):
+    pool = forms.CharField(max_length=TEXT_LIMITS["pool"], required=False, widget=forms.HiddenInput)
+
+
+class _DateInput(forms.DateInput):
+    input_type = "date"
+
+    def __init__(self):
+        super().__init__(format="%Y-%m-%d")
+
+
+class DatesForm(forms.Form):
+    """The tournament's real dates and rounds, confirmed by the referee before it is run live."""
+
+    start_date = forms.DateField(label=_("First day"), widget=_DateInput())
+    end_date = forms.DateField(label=_("Last day"), widget=_DateInput(),
+                               help_text=_("The tournament is published on its last day or after."))
+    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=12,
+                                widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+
+
+class CancelForm(forms.Form):
+    confirm = forms.BooleanField(label=_("Yes, cancel the live run: its players and proposals are discarded"))
 
 
 class WithdrawForm(forms.Form):

@@ -86,7 +86,9 @@ def one_effect(*, seen_matters: bool = False, stale_to: str = "referee:live_run"
                             "or by another referee). Nothing was done; here it is as it is now."))
                         return redirect(stale_to, tournament_id=tournament.pk)
                     response = view(request, tournament, live, *args, **kwargs)
-                    if key and response.status_code in (301, 302, 303):
+                    # A run the view cancelled keeps no record: sent again, the form finds no live run to act on.
+                    if key and response.status_code in (301, 302, 303) and \
+                            LiveTournament.objects.filter(pk=live.pk).exists():
                         LiveAction.objects.create(live=live, key=key, next_url=response["Location"][:300])
                     return response
             except IntegrityError:

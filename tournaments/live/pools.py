@@ -133,22 +133,26 @@ def pool_state(live: LiveTournament, pool: str) -> PoolState:
 
 
 def pool_names(live: LiveTournament) -> list[str]:
-    return sorted(set(live.entrants.values_list("pool", flat=True))) or ["A"]
+    """The pools that play: those with a player checked in (a pool of players who never came has no round)."""
+    return sorted(set(live.entrants.filter(present=True).values_list("pool", flat=True))) or ["A"]
 
 
 def pool_standings(state: PoolState, *, complete_only: bool = True) -> list[StandingRow]:
     """RULES.md §6 standings of the pool after its complete rounds (or every result in, for the live page)."""
     ruleset = state.live.tournament.system.get_ruleset()
-    entrants = [facts.Entrant(k, state.pool, 0, e.club or None) for k, e in state.entrants.items()]
+    # Those never checked in have no game and no place (PAIRING.md §6: a removed entrant appears nowhere).
+    ranked = {k: e for k, e in state.entrants.items() if e.present}
+    entrants = [facts.Entrant(k, state.pool, 0, e.club or None) for k, e in ranked.items()]
     rows = standings(ruleset, entrants=entrants, games=state.games(complete_only=complete_only),
-                     pre_ratings={k: e.rating for k, e in state.entrants.items()})
+                     pre_ratings={k: e.rating for k, e in ranked.items()})
     return rows.get(state.pool, [])
 
 
 def rules_entrants(state: PoolState, number: int) -> list[Entrant]:
+    """The players round `number` pairs: present (checked in), joined by then, not withdrawn by then."""
     return [Entrant(k, e.rating, club_key(e.club), e.hat, e.group or None)
             for k, e in state.entrants.items()
-            if e.joined_round <= number and (e.withdrawn_from is None or e.withdrawn_from > number)]
+            if e.present and e.joined_round <= number and (e.withdrawn_from is None or e.withdrawn_from > number)]
 
 
 def pool_for_round(state: PoolState, number: int) -> tuple[Pool, list[Entrant]]:

@@ -20,6 +20,7 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_POST
 
 from players import permissions
+from rules.names import name_key
 from tournaments.live import selectors
 from tournaments.live.forms import ResultForm
 from tournaments.live.page_tools import lang, words
@@ -78,7 +79,7 @@ def _public_page(request, live, *, errors=(), claim_form=None, status=200):
     if query or player is not None:
         view = selectors.live_view(live, language=lang())
     if query and view is not None:
-        words = query.casefold().split()
+        words = name_key(query).split()
         found = [(pool, pool.current, t) for pool in view.pools if pool.current for t in pool.current.tables
                  if all(w in t.names for w in words)]
     if player is not None and view is not None:

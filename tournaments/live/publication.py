@@ -68,6 +68,8 @@ def live_workbook(live: LiveTournament, *, partial: bool = False) -> bytes:
                           t.result, t.a_losses, t.b_losses, "yes" if t.free else "no"))
     if problems:
         raise LiveRefused(problems)
+    # Only those who played a game: not one never checked in or removed, nor a new player who never played
+    # (who would otherwise receive a federation ID), PAIRING.md §6.
     playing = {g[k] for g in games for k in (2, 3)}
     entrants = [e for e in live.entrants.order_by("pool", "-rating", "pk") if sheet_id(e) in playing]
     players = [(sheet_id(e), e.last_name, e.first_name, e.club or None, e.country or None, e.pool)

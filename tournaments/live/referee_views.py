@@ -15,7 +15,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
+from django.db.models import BooleanField, Count, ExpressionWrapper, Q
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -26,8 +26,9 @@ from players import permissions
 from rules.pairing import round_one_methods
 from rules.pairing.model import ideal_number
 from tournaments.live import selectors
-from tournaments.live.entrants import NewEntrant
 from tournaments.live.forms import (
+    CancelForm,
+    DatesForm,
     ManualPairsForm,
     PairForm,
     SelfEntryForm,
@@ -46,14 +47,22 @@ from tournaments.live.rounds import (
     round_swap,
     round_withdraw,
 )
-from tournaments.live.start import live_allow_self_entry, live_begin
+from tournaments.live.start import (
+    TournamentDates,
+    live_allow_self_entry,
+    live_cancel,
+    live_start_calendar,
+    on_its_dates,
+)
 from tournaments.models import LiveRound, LiveTournament, Tournament
+from tournaments.selectors import results_on_site, without_results
 
 
 @login_required
 @require_GET
 def live_home(request):
-    """The tournaments this user may run live: theirs (the board: every calendar tournament near today)."""
+    """The tournaments this user may run live: theirs (the board: every calendar tournament near today), those
+    running live first; "Run it live" only for a tournament with no results on the site."""
     user = request.user
     if permissions.is_board(user):
         today = timezone.localdate()
@@ -64,31 +73,94 @@ def live_home(request):
         tournaments = permissions.my_tournaments(user).filter(Q(live__isnull=False) | Q(status=Tournament.REGISTERED))
     else:
         raise PermissionDenied
-    tournaments = tournaments.select_related("live").order_by("-start_date")[:50]
-    return render(request, "live/home.html", {"tournaments": tournaments})
+    tournaments = list(tournaments.select_related("live").annotate(
+        runnable=ExpressionWrapper(without_results(), output_field=BooleanField()),
+        published_rounds=Count("live__rounds", filter=Q(live__rounds__published_at__isnull=False)),
+    ).order_by("-start_date", "-pk")[:50])
+    tournaments.sort(key=lambda t: not _running(t))  # stable: the running ones first, each group by date
+    return render(request, "live/home.html", {"tournaments": tournaments, "today": timezone.localdate()})
+
+
+def _running(tournament: Tournament) -> bool:
+    live = getattr(tournament, "live", None)  # none: Django's RelatedObjectDoesNotExist is an AttributeError
+    return live is not None and live.published_at is None
 
 
 @referee_only
 @require_http_methods(["GET", "POST"])
 def live_start(request, tournament: Tournament):
+    """Start a calendar tournament live: refused when its results are on the site; on a day outside its dates, the
+    referee first confirms its real dates and rounds (the calendar entry corrected). A second send of the form
+    finds the run started and goes on to it."""
     if LiveTournament.objects.filter(pk=tournament.pk).exists():
         return redirect("referee:live_run", tournament_id=tournament.pk)
+    today = timezone.localdate()
+    blocked = results_on_site(tournament)
+    on_dates = on_its_dates(tournament, today=today)
     registrations = list(tournament.registrations.select_related("player").order_by("player__last_name"))
     form = StartForm(request.POST or None)
+    dates_form = None if on_dates else DatesForm(request.POST or None, initial={
+        "start_date": today, "end_date": today, "rounds": tournament.rounds})
     errors: list[str] = []
-    if request.method == "POST" and form.is_valid():
+    if blocked:
+        errors = words(LiveRefused.one("results_on_site", name=tournament.name))
+    elif request.method == "POST" and form.is_valid() and (dates_form is None or dates_form.is_valid()):
+        dates = None
+        if dates_form is not None:
+            data = dates_form.cleaned_data
+            dates = TournamentDates(data["start_date"], data["end_date"], data["rounds"])
         try:
-            live_begin(tournament, entrants=[NewEntrant(player=r.player_id, pool=r.pool) for r in registrations],
-                       swiss=form.cleaned_data["swiss"],
-                       players_enter_results=form.cleaned_data["players_enter_results"], user=request.user)
+            live_start_calendar(tournament, dates=dates, swiss=form.cleaned_data["swiss"],
+                                players_enter_results=form.cleaned_data["players_enter_results"], user=request.user,
+                                today=today)
         except LiveRefused as exc:
+            if any(code == "already_live" for code, _params in exc.notices):
+                return redirect("referee:live_players", tournament_id=tournament.pk)
             errors = words(exc)
         else:
-            messages.success(request, _("The tournament runs live: add the players who are here."))
+            if registrations:
+                messages.success(request, _("The tournament runs live: check in the players who are here, and add "
+                                            "the others."))
+            else:
+                messages.success(request, _("The tournament runs live: add the players who are here."))
             return redirect("referee:live_players", tournament_id=tournament.pk)
     status = 400 if request.method == "POST" else 200
-    return render(request, "live/start.html", {"tournament": tournament, "form": form, "errors": errors,
-                                               "registrations": registrations}, status=status)
+    return render(request, "live/start.html", {
+        "tournament": tournament, "form": form, "dates_form": dates_form, "errors": errors, "blocked": blocked,
+        "registrations": registrations, "today": today}, status=status)
+
+
+@referee_only
+@require_http_methods(["GET", "POST"])
+@running_live
+def live_cancel_view(request, tournament: Tournament, live: LiveTournament):
+    """Cancel a live run with no round published, after a confirmation (PAIRING.md §7)."""
+    if request.method == "POST":
+        return _cancel(request, tournament, live)
+    return _cancel_page(request, tournament, live, CancelForm())
+
+
+def _cancel_page(request, tournament, live, form, *, errors=(), status=200):
+    view = selectors.live_view(live, language=lang())
+    published = [r for pool in view.pools for r in pool.published_rounds]
+    return render(request, "live/cancel.html", {
+        "tournament": tournament, "live": live, "view": view, "form": form, "errors": errors,
+        "published": published, "current_number": current_number(view),
+        "entrants": sum(len(pool.entrants) for pool in view.pools)}, status=status)
+
+
+@one_effect(seen_matters=True, stale_to="referee:live_players")
+def _cancel(request, tournament, live):
+    form = CancelForm(request.POST)
+    if not form.is_valid():
+        return _cancel_page(request, tournament, live, form, status=400)
+    try:
+        live_cancel(live, user=request.user)
+    except LiveRefused as exc:
+        return _cancel_page(request, tournament, live, form, errors=words(exc), status=400)
+    messages.success(request, _("The live run of %(name)s is cancelled: it is a calendar tournament again.") % {
+        "name": tournament.name})
+    return redirect("referee:live_home")
 
 
 def _run_page(request, tournament, live, *, errors=(), status=200, bound=None):

@@ -18,10 +18,13 @@ from __future__ import annotations
 
 from contextlib import suppress
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 
 from django.db.models import QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from rules.names import name_key
 from rules.pairing.messages import notice_text
 from rules.rulesets import SPARE_ID, SPARE_NAME
 from rules.scoring import scores
@@ -65,8 +68,9 @@ class TableView:
 
     @property
     def names(self) -> str:
-        """Both names, lower case: what a player's search is matched against."""
-        return f"{self.a_name} {self.b_name}".casefold()
+        """Both names, folded (rules.names.name_key: accents and case aside): what a player's search is matched
+        against, on the server and by the page's script."""
+        return name_key(f"{self.a_name} {self.b_name}")
 
 
 @dataclass
@@ -152,6 +156,7 @@ class StandingLine:
     losses: int
     games: int  # scored rounds
     tiebreak: str | None  # what placed the line below the one above (rules.standings)
+    withdrawn_from: int | None = None  # withdrawn: not paired from this round on (marked on the pages)
 
 
 @dataclass
@@ -208,7 +213,18 @@ class PoolView:
 
     @property
     def playing(self) -> list[LiveEntrant]:
-        return [e for e in self.entrants if e.withdrawn_from is None]
+        """Checked in and not withdrawn: those the next round pairs (late players from their round)."""
+        return [e for e in self.entrants if e.withdrawn_from is None and e.present]
+
+    @property
+    def absent(self) -> list[LiveEntrant]:
+        """Not checked in (yet): not paired."""
+        return [e for e in self.entrants if not e.present]
+
+    @property
+    def started(self) -> bool:
+        """Round 1 of the pool is published: pools and hats are fixed, a player checked in now is late."""
+        return any(r.number == 1 for r in self.published_rounds)
 
 
 @dataclass
@@ -281,9 +297,11 @@ def live_view(live: LiveTournament, *, language: str = "en") -> LiveView:
             if not all(t.result for t in done_tables):
                 break
             state = PoolState(live, pool, {key_of(e): e for e in pool_entrants}, done, done_tables)
+            by_key = state.entrants
             standings[number] = [
                 StandingLine(row.rank, row.player, name(row.player), _club(pool_entrants, row.player), row.score,
-                             row.opponents_score, row.wins, row.draws, row.losses, row.games, row.decided_by)
+                             row.opponents_score, row.wins, row.draws, row.losses, row.games, row.decided_by,
+                             by_key[row.player].withdrawn_from if row.player in by_key else None)
                 for row in pool_standings(state)]
         by_key = {key_of(e): e for e in pool_entrants}
         for round_view in round_views:
@@ -394,6 +412,18 @@ def live_find(tournament_id: int) -> LiveTournament | None:
     # Not the published sheet: only its ID is shown, and its row carries the whole workbook.
     return LiveTournament.objects.select_related("tournament__system", "tournament__country").filter(
         pk=tournament_id).first()
+
+
+def live_running_now(*, today: date | None = None, days: int = 2) -> list[LiveTournament]:
+    """The tournaments running live, for the home page: not yet published, ended no more than `days` days ago (a
+    run the referee never published does not stay on the home page for ever)."""
+    today = today or timezone.localdate()
+    return list(live_list(running=True).filter(tournament__end_date__gte=today - timedelta(days=days))[:10])
+
+
+def referees_a_live_run(user) -> bool:
+    """Whether this account is a referee of a tournament running live now."""
+    return LiveTournament.objects.filter(published_at__isnull=True, tournament__referees=user).exists()
 
 
 def live_list(*, running: bool | None = None) -> QuerySet[LiveTournament]:

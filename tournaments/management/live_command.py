@@ -23,6 +23,8 @@ from tournaments.live.refusals import LiveRefused
 from tournaments.live.selectors import live_find, public_id
 from tournaments.models import LiveEntrant, LiveTournament, Tournament
 
+MAX_ID = 2**31 - 1  # IDs are 32-bit in the database: a larger number names no one, and SQLite would overflow
+
 
 class Refused(Exception):  # noqa: N818 - the command's refusal, printed, not a crash
     """One or more (code, message) the command prints before it exits 1."""
@@ -80,7 +82,7 @@ class LiveCommand(BaseCommand):
 
     def live(self, value: str) -> LiveTournament:
         """The live tournament of the TOURNAMENT_ID argument, or a refusal saying why there is none."""
-        number = whole(value, "TOURNAMENT_ID", minimum=1)
+        number = whole(value, "TOURNAMENT_ID", minimum=1, maximum=MAX_ID)
         live = live_find(number)
         if live is None:
             if Tournament.objects.filter(pk=number).exists():
@@ -102,7 +104,7 @@ class LiveCommand(BaseCommand):
         if text[:1].upper() == "N" and text[1:].isdigit():
             found = live.entrants.filter(pk=int(text[1:]), player__isnull=True).first()
         else:
-            found = live.entrants.filter(player_id=whole(text, "PLAYER_ID", minimum=1)).first()
+            found = live.entrants.filter(player_id=whole(text, "PLAYER_ID", minimum=1, maximum=MAX_ID)).first()
         if found is None:
             raise Refused.say(f"player {text} does not play in tournament {live.pk}.", "not_in_tournament")
         return found

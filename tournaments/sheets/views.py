@@ -19,6 +19,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
+from django.db.models import BooleanField, ExpressionWrapper
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
@@ -34,6 +35,7 @@ from ratings.models import ReplayRequest
 from rules.sheet import messages as sheet_messages
 from rules.sheet.format import LIMIT_CODES, REFUSAL_CODES
 from tournaments.models import Sheet, Tournament
+from tournaments.selectors import without_results
 from tournaments.sheets.annotate import annotate_workbook
 from tournaments.sheets.forms import XLSX_TYPE, ConfirmForm, SheetUploadForm, too_big_message, upload_too_big
 from tournaments.sheets.preview import sheet_preview
@@ -117,6 +119,7 @@ def _home(request, form: SheetUploadForm, *, status: int = 200, error: str = "")
             "error": error,
             "tournaments": permissions.my_tournaments(user)
             .select_related("system")
+            .annotate(runnable=ExpressionWrapper(without_results(), output_field=BooleanField()))
             .order_by("-start_date")[:50],
             "sheets": Sheet.objects.filter(uploaded_by=user)
             .defer("content")

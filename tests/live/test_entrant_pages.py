@@ -1,0 +1,415 @@
+"""The referee's pages of the day's players and of the start (issue 29), with Django's client: what the referee does
+on a phone, each refusal shown beside what caused it and changing nothing, every form acting once, and no answer
+500 to anything a form or a URL can send. Then what the public sees of a live run, and where a sign-in lands."""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import date, timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from players.models import AuditEntry
+from tests import factories
+from tests.live.helpers import federation_players, live_tournament, play_round
+from tournaments.live.entrants import NewEntrant, entrant_add, entrant_withdraw
+from tournaments.live.rounds import round_pair, round_publish
+from tournaments.models import LiveAction, LiveEntrant, LiveTournament, Registration, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def live(referee):
+    live = live_tournament(federation_players(6))
+    live.tournament.referees.add(referee)
+    return live
+
+
+@pytest.fixture
+def signed_in(client, referee):
+    client.force_login(referee)
+    return client
+
+
+def _page(client, live, **query) -> str:
+    response = client.get(reverse("referee:live_players", args=[live.pk]), query)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def _fields(html: str, action: str, nth: int = 0) -> dict[str, str]:
+    """The hidden fields of the page's `nth` form posting to `action`: what a browser sends with it."""
+    forms = re.findall(r'<form method="post" action="' + re.escape(action) + r'"[^>]*>(.*?)</form>', html, re.S)
+    assert len(forms) > nth, f"no form to {action}"
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', forms[nth]))
+
+
+def _post_twice(client, url, fields):
+    first = client.post(url, fields)
+    second = client.post(url, fields, follow=True)
+    assert first.status_code == 302, first.content.decode()[:2000]
+    assert "Already done: this form was sent twice" in second.content.decode()
+    return first
+
+
+# --- finding and adding
+
+
+def test_a_player_found_without_his_accent_goes_into_the_pool_and_hat_chosen(signed_in, live):
+    benoit = factories.player("Dupont", "Benoît", id=55)
+    page = _page(signed_in, live, q="benoit", pool="B", hat="1")
+    assert "Benoît" in page
+    url = reverse("referee:live_add", args=[live.pk])
+    fields = _fields(page, url)
+    assert (fields["player"], fields["pool"], fields["hat"]) == ("55", "B", "1")
+    response = _post_twice(signed_in, url, fields)
+    assert response["Location"].endswith("?pool=B&hat=1#find")  # the next one goes where this one went
+    entrant = LiveEntrant.objects.get(live=live, player=benoit)
+    assert (entrant.pool, entrant.hat, entrant.present) == ("B", 1, True)
+    assert AuditEntry.objects.filter(action="live_add_player").count() == 1
+
+
+def test_a_wrong_country_is_told_beside_the_field_and_the_fixed_one_is_added(signed_in, live):
+    """Issue 29, failure 4: "UK" was accepted all day and refused at publication."""
+    url = reverse("referee:live_add", args=[live.pk])
+    fields = _fields(_page(signed_in, live), url)
+    data = {**fields, "last_name": "Smith", "first_name": "John", "country": "UK", "pool": "A"}
+    response = signed_in.post(url, data)
+    assert response.status_code == 400
+    html = response.content.decode()
+    field = re.search(r'<input type="text" name="country"[^>]*>\s*<p class="error" id="id_country-error">(.*?)</p>',
+                      html, re.S)
+    assert field is not None and "the United Kingdom is GB" in field.group(1)
+    assert 'aria-invalid="true" aria-describedby="id_country-error"' in html
+    assert not LiveEntrant.objects.filter(live=live, last_name="Smith").exists()
+    fields = _fields(html, url)
+    response = signed_in.post(url, {**data, **fields, "country": "GB"})
+    assert response.status_code == 302
+    assert LiveEntrant.objects.get(live=live, last_name="Smith").country == "GB"
+
+
+def test_a_new_player_with_a_name_of_the_federation_shows_the_matches_first(signed_in, live):
+    """Issue 29, failure 8: added as new, the publication created a duplicate (ID 363 beside 55)."""
+    factories.player("Álvarez", "Benoît", id=55)
+    url = reverse("referee:live_add", args=[live.pk])
+    data = {**_fields(_page(signed_in, live), url), "last_name": "alvarez", "first_name": "Benoit", "pool": "A"}
+    response = signed_in.post(url, data)
+    html = response.content.decode()
+    assert response.status_code == 200 and "Players of the federation named alvarez" in html
+    assert "None of them: add Benoit alvarez as new" in html
+    assert not LiveEntrant.objects.filter(live=live, player__isnull=True).exists()
+    pick = _fields(html, url, nth=0)  # the first form: "this one", the known player
+    assert pick["player"] == "55"
+    assert signed_in.post(url, pick).status_code == 302
+    assert LiveEntrant.objects.filter(live=live, player_id=55).exists()
+
+
+def test_a_new_player_confirmed_new_is_added_as_new(signed_in, live):
+    factories.player("Martin", "Paul", id=56)
+    url = reverse("referee:live_add", args=[live.pk])
+    data = {**_fields(_page(signed_in, live), url), "last_name": "Martin", "first_name": "Zoé", "country": "FR"}
+    html = signed_in.post(url, data).content.decode()
+    confirm = _fields(html, url, nth=1)  # the new player's form, after the match's
+    response = signed_in.post(url, {**data, **confirm, "confirm_new": "on"})
+    assert response.status_code == 302
+    assert LiveEntrant.objects.get(live=live, player__isnull=True).first_name == "Zoé"
+
+
+def test_a_typed_club_is_one_of_the_federation_and_a_new_one_only_when_confirmed(signed_in, live):
+    factories.club("Les Dragons de Saint-Étienne")
+    url = reverse("referee:live_add", args=[live.pk])
+    page = _page(signed_in, live)
+    assert '<option value="Les Dragons de Saint-Étienne">' in page  # the clubs to choose from
+    data = {**_fields(page, url), "last_name": "Neuf", "first_name": "Jean", "country": "FR",
+            "club": "Club Inconnu"}
+    response = signed_in.post(url, data)
+    html = response.content.decode()
+    assert response.status_code == 400 and "No club of the federation is named “Club Inconnu”" in html
+    assert 'name="new_club"' in html
+    response = signed_in.post(url, {**data, **_fields(html, url), "new_club": "on"})
+    assert response.status_code == 302
+    data = {**_fields(_page(signed_in, live), url), "last_name": "Autre", "first_name": "Jean", "country": "FR",
+            "club": "les dragons de saint-etienne"}
+    assert signed_in.post(url, data).status_code == 302
+    assert LiveEntrant.objects.get(live=live, last_name="Autre").club == "Les Dragons de Saint-Étienne"
+
+
+def test_a_new_entrant_is_corrected_on_its_page_and_a_federation_player_is_not(signed_in, live):
+    new = entrant_add(live, NewEntrant(last_name="Smtih", first_name="Jon", country="FR"))
+    url = reverse("referee:live_edit", args=[live.pk, new.pk])
+    page = _page(signed_in, live)
+    assert url in page
+    html = signed_in.get(url).content.decode()
+    fields = _fields(html, url)
+    response = signed_in.post(url, {**fields, "last_name": "Smith", "first_name": "John", "country": "U"})
+    assert response.status_code == 400 and "id_country-error" in response.content.decode()
+    _post_twice(signed_in, url, {**fields, "last_name": "Smith", "first_name": "John", "country": "GB"})
+    new.refresh_from_db()
+    assert (new.last_name, new.first_name, new.country) == ("Smith", "John", "GB")
+    assert AuditEntry.objects.filter(action="live_edit_player").count() == 1
+    known = live.entrants.filter(player__isnull=False).first()
+    assert signed_in.get(reverse("referee:live_edit", args=[live.pk, known.pk])).status_code == 404
+
+
+# --- moving, removing, checking in
+
+
+def test_an_entrant_is_moved_to_another_pool_and_hat_once(signed_in, live):
+    entrant = live.entrants.first()
+    url = reverse("referee:live_move", args=[live.pk, entrant.pk])
+    fields = _fields(_page(signed_in, live), url)
+    _post_twice(signed_in, url, {**fields, "pool": "B", "hat": "2"})
+    entrant.refresh_from_db()
+    assert (entrant.pool, entrant.hat) == ("B", 2)
+    assert AuditEntry.objects.filter(action="live_move_player").count() == 1
+
+
+def test_a_player_added_by_mistake_is_removed_from_the_page_and_one_with_a_game_is_not(signed_in, live):
+    mistake = entrant_add(live, NewEntrant(player=factories.player("Erreur", "Paul", id=77).pk))
+    url = reverse("referee:live_remove", args=[live.pk, mistake.pk])
+    _post_twice(signed_in, url, _fields(_page(signed_in, live), url))
+    assert not LiveEntrant.objects.filter(pk=mistake.pk).exists()
+    assert "Erreur" not in _page(signed_in, live)
+    play_round(live, 1, random.Random(1))
+    played = live.entrants.first()
+    url = reverse("referee:live_remove", args=[live.pk, played.pk])
+    assert url not in _page(signed_in, live)  # not offered
+    response = signed_in.post(url, {})
+    assert response.status_code == 400 and "withdraw instead" in response.content.decode()
+    assert LiveEntrant.objects.filter(pk=played.pk).exists()
+
+
+def test_players_registered_in_the_calendar_are_checked_in_in_one_tap(signed_in, referee):
+    players = federation_players(5)
+    today = timezone.localdate()
+    tournament = factories.tournament("Open du Pointage", start=today, end=today, rounds=3,
+                                      status=Tournament.REGISTERED)
+    tournament.referees.add(referee)
+    for player in players:
+        Registration.objects.create(tournament=tournament, player=player)
+    page = signed_in.get(reverse("referee:live_start", args=[tournament.pk])).content.decode()
+    assert "enter the tournament not checked in" in page
+    response = signed_in.post(reverse("referee:live_start", args=[tournament.pk]), {"swiss": ""}, follow=True)
+    html = response.content.decode()
+    assert "check in the players who are here" in html and "5 not checked in" in html
+    live = LiveTournament.objects.get(pk=tournament.pk)
+    one = live.entrants.get(player=players[0])
+    url = reverse("referee:live_present", args=[live.pk, one.pk])
+    _post_twice(signed_in, url, _fields(html, url))
+    assert LiveEntrant.objects.get(pk=one.pk).present
+    everyone = reverse("referee:live_all_present", args=[live.pk])
+    _post_twice(signed_in, everyone, _fields(_page(signed_in, live), everyone))
+    assert live.entrants.filter(present=True).count() == 5
+    assert "not checked in" not in _page(signed_in, live)
+    url = reverse("referee:live_present", args=[live.pk, one.pk])
+    fields = _fields(_page(signed_in, live), url)
+    assert fields["present"] == ""  # the "not here" form
+    signed_in.post(url, fields)
+    assert not LiveEntrant.objects.get(pk=one.pk).present
+
+
+def test_a_player_arriving_after_round_one_is_checked_in_as_a_late_player(signed_in, live):
+    sleeper = entrant_add(live, NewEntrant(player=factories.player("Dormeur", "Paul", id=78).pk, present=False))
+    play_round(live, 1, random.Random(3))
+    page = _page(signed_in, live)
+    assert "Here now (late)" in page
+    url = reverse("referee:live_present", args=[live.pk, sleeper.pk])
+    response = signed_in.post(url, _fields(page, url), follow=True)
+    assert "a late player, paired from round 2" in response.content.decode()
+    sleeper.refresh_from_db()
+    assert (sleeper.present, sleeper.joined_round) == (True, 2)
+    assert "late: from round 2" in _page(signed_in, live)
+
+
+# --- the start
+
+
+def test_run_it_live_is_not_offered_on_a_rated_tournament_and_its_start_is_refused(signed_in, referee):
+    """Issue 29, failure 5."""
+    rated = factories.rated_tournament(federation_players(4), name="Rated Open").tournament
+    rated.referees.add(referee)
+    page = signed_in.get(reverse("referee:live_home")).content.decode()
+    assert "Rated Open" not in page or reverse("referee:live_start", args=[rated.pk]) not in page
+    home = signed_in.get(reverse("referee:home")).content.decode()
+    assert reverse("referee:live_start", args=[rated.pk]) not in home
+    page = signed_in.get(reverse("referee:live_start", args=[rated.pk])).content.decode()
+    assert "The results of Rated Open are on the site" in page and "Start the tournament" not in page
+    response = signed_in.post(reverse("referee:live_start", args=[rated.pk]), {"swiss": ""})
+    assert response.status_code == 400
+    assert not LiveTournament.objects.exists()
+
+
+def test_a_tournament_dated_another_day_starts_once_its_real_dates_are_confirmed(signed_in, referee):
+    today = timezone.localdate()
+    tournament = factories.tournament("Open du Futur", start=today + timedelta(days=20),
+                                      end=today + timedelta(days=21), rounds=5, status=Tournament.REGISTERED)
+    tournament.referees.add(referee)
+    url = reverse("referee:live_start", args=[tournament.pk])
+    page = signed_in.get(url).content.decode()
+    assert "Its real dates and rounds" in page and 'type="date"' in page
+    response = signed_in.post(url, {"swiss": "", "start_date": (today + timedelta(days=1)).isoformat(),
+                                     "end_date": (today + timedelta(days=1)).isoformat(), "rounds": "5"})
+    assert response.status_code == 400 and "is after today" in response.content.decode()
+    response = signed_in.post(url, {"swiss": "", "start_date": "²", "end_date": "", "rounds": "x"})
+    assert response.status_code == 400
+    assert not LiveTournament.objects.exists()
+    response = signed_in.post(url, {"swiss": "", "start_date": today.isoformat(), "end_date": today.isoformat(),
+                                     "rounds": "4"})
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.start_date, tournament.rounds) == (today, 4)
+    assert AuditEntry.objects.filter(action="tournament_dates").count() == 1
+    assert signed_in.post(url, {"swiss": ""}).status_code == 302  # sent again: goes on to the run
+
+
+def test_the_referees_list_puts_the_running_tournament_first(signed_in, referee, live):
+    today = timezone.localdate()
+    later = factories.tournament("Open à venir", start=today + timedelta(days=9), end=today + timedelta(days=9),
+                                 status=Tournament.REGISTERED)
+    later.referees.add(referee)
+    page = signed_in.get(reverse("referee:live_home")).content.decode()
+    assert page.index(live.tournament.name) < page.index("Open à venir")
+    assert reverse("referee:live_cancel", args=[live.pk]) in page
+
+
+# --- cancelling
+
+
+def test_a_start_is_cancelled_after_a_confirmation_and_its_public_page_no_longer_says_live(client, signed_in, live):
+    tournament_page = reverse("tournament_detail", args=[live.pk])
+    assert "Follow the tournament live" in client.get(tournament_page).content.decode()
+    url = reverse("referee:live_cancel", args=[live.pk])
+    html = signed_in.get(url).content.decode()
+    fields = _fields(html, url)
+    response = signed_in.post(url, fields)  # the box not ticked
+    assert response.status_code == 400 and LiveTournament.objects.filter(pk=live.pk).exists()
+    fields = _fields(response.content.decode(), url)
+    response = signed_in.post(url, {**fields, "confirm": "on"})
+    assert response.status_code == 302 and response["Location"] == reverse("referee:live_home")
+    assert not LiveTournament.objects.filter(pk=live.pk).exists()
+    again = signed_in.post(url, {**fields, "confirm": "on"})  # sent twice: nothing more, no error
+    assert again.status_code == 302
+    assert AuditEntry.objects.filter(action="live_cancel").count() == 1
+    public = signed_in.get(tournament_page).content.decode()
+    assert "Follow the tournament live" not in public and "live now" not in public
+    assert client.get(reverse("live_page", args=[live.pk])).status_code == 404
+
+
+def test_a_live_run_with_a_published_round_is_not_cancelled(signed_in, live):
+    round_publish(round_pair(live, method="draw", seed=1))
+    url = reverse("referee:live_cancel", args=[live.pk])
+    page = signed_in.get(url).content.decode()
+    assert "can no longer be cancelled" in page
+    assert url not in _page(signed_in, live)
+    response = signed_in.post(url, {"confirm": "on"})
+    assert response.status_code == 400 and LiveTournament.objects.filter(pk=live.pk).exists()
+
+
+# --- what the public sees
+
+
+def test_a_live_tournament_is_live_on_the_home_page_the_list_and_its_page(client):
+    live = live_tournament(federation_players(4), start=timezone.localdate(), name="Open du Jour")
+    stale = live_tournament(federation_players(4, first_id=3001), start=timezone.localdate() - timedelta(days=9),
+                            name="Open Oublié")  # never published: not on the home page for ever
+    home = client.get("/").content.decode()
+    assert "Open Oublié" not in home and reverse("live_page", args=[stale.pk]) not in home
+    assert "Tournament running now" in home and reverse("live_page", args=[live.pk]) in home
+    listing = client.get(reverse("tournament_list")).content.decode()
+    assert "live now" in listing and reverse("live_page", args=[live.pk]) in listing
+    detail = client.get(reverse("tournament_detail", args=[live.pk])).content.decode()
+    assert "live now" in detail and reverse("live_page", args=[live.pk]) in detail
+
+
+def test_a_withdrawn_player_is_marked_in_the_standings_and_on_the_players_page(client, signed_in, live):
+    play_round(live, 1, random.Random(2))
+    entrant = live.entrants.first()
+    entrant_withdraw(live, entrant, from_round=2)
+    page = client.get(reverse("live_page", args=[live.pk])).content.decode()
+    standings = page[page.index("Standings after round 1"):]
+    assert "withdrawn from round 2" in standings
+    assert "withdrawn from round 2" in _page(signed_in, live)
+
+
+# --- signing in
+
+
+@pytest.mark.parametrize(("next_url", "lands"), [("", "live_home"), ("/", "live_home"), ("/referee/", "/referee/")])
+def test_a_referee_lands_on_the_tournament_day_unless_sent_from_one_of_their_pages(client, referee, live, next_url,
+                                                                                   lands):
+    response = client.post(reverse("login") + (f"?next={next_url}" if next_url else ""),
+                           {"username": "referee", "password": "referee-pass-123"})
+    expected = reverse("referee:live_home") if lands == "live_home" else lands
+    assert response.status_code == 302 and response["Location"] == expected
+
+
+def test_a_player_lands_where_they_were(client, player_user):
+    page = client.get(reverse("rating_list", args=["adlg"])).content.decode()
+    assert "/accounts/login/?next=/ratings/adlg/" in page
+    response = client.post(reverse("login") + "?next=/ratings/adlg/",
+                           {"username": "player", "password": "player-pass-123"})
+    assert response["Location"] == "/ratings/adlg/"
+
+
+# --- never a 500
+
+
+HOSTILE = ["²", "\x00", "9" * 40, "-1", "x" * 10_000, "", "=1+1"]
+
+
+def test_no_form_or_url_of_the_players_pages_answers_500(signed_in, live):
+    new = entrant_add(live, NewEntrant(last_name="Nouveau", first_name="Jean", country="FR"))
+    entrant = live.entrants.filter(player__isnull=False).first()
+    pk = live.pk
+    posts = [reverse("referee:live_add", args=[pk]), reverse("referee:live_move", args=[pk, entrant.pk]),
+             reverse("referee:live_present", args=[pk, entrant.pk]), reverse("referee:live_all_present", args=[pk]),
+             reverse("referee:live_withdraw", args=[pk]), reverse("referee:live_edit", args=[pk, new.pk]),
+             reverse("referee:live_cancel", args=[pk]), reverse("referee:live_start", args=[pk])]
+    fields = ("player", "last_name", "first_name", "club", "country", "pool", "hat", "present", "entrant",
+              "from_round", "confirm", "new_club", "confirm_new", "action_key", "seen", "start_date", "rounds")
+    for value in HOSTILE:
+        for url in posts:
+            response = signed_in.post(url, {name: value for name in fields})
+            assert response.status_code < 500, (url, value[:10])
+        assert signed_in.get(reverse("referee:live_players", args=[pk]),
+                             {"q": value, "pool": value, "hat": value}).status_code == 200
+    for url in (f"/referee/live/{pk}/players/99999999999999999999/remove/",
+                f"/referee/live/{pk}/players/99999999999999999999/edit/",
+                f"/referee/live/{pk}/players/0/move/", f"/referee/live/{'9' * 30}/players/"):
+        assert signed_in.post(url, {}).status_code in (302, 400, 403, 404, 405), url
+        assert signed_in.get(url).status_code in (302, 403, 404, 405), url
+    assert LiveEntrant.objects.filter(pk=entrant.pk).exists()
+
+
+def test_the_players_page_in_french(signed_in, live):
+    entrant_add(live, NewEntrant(player=factories.player("Absent", "Paul", id=79).pk, present=False))
+    signed_in.defaults["HTTP_ACCEPT_LANGUAGE"] = "fr"
+    page = _page(signed_in, live)
+    assert "Ajouter un joueur de la fédération" in page and "Tout le monde est là" in page
+    assert "pas pointé" in page
+    url = reverse("referee:live_add", args=[live.pk])
+    html = signed_in.post(url, {**_fields(page, url), "last_name": "Smith", "first_name": "John",
+                                "country": "UK"}).content.decode()
+    assert "le Royaume-Uni est GB" in html
+
+
+def test_every_post_of_the_players_pages_records_its_action_once(signed_in, live):
+    """A form of these pages sent twice acts once: each records its key (page_tools.one_effect)."""
+    entrant = live.entrants.first()
+    url = reverse("referee:live_move", args=[live.pk, entrant.pk])
+    fields = _fields(_page(signed_in, live), url)
+    signed_in.post(url, {**fields, "pool": "C"})
+    assert LiveAction.objects.filter(live=live, key=fields["action_key"]).exists()
+
+
+def test_dates_in_the_calendar_are_shown_in_the_start_page_language(signed_in, referee):
+    tournament = factories.tournament("Open", start=date(2020, 1, 4), end=date(2020, 1, 4), rounds=3,
+                                      status=Tournament.REGISTERED)
+    tournament.referees.add(referee)
+    signed_in.defaults["HTTP_ACCEPT_LANGUAGE"] = "fr"
+    page = signed_in.get(reverse("referee:live_start", args=[tournament.pk])).content.decode()
+    assert "Ses vraies dates et rondes" in page
