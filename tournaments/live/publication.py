@@ -7,6 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from rules.rulesets import SPARE_ID, SPARE_NAME
+from tournaments.entries import sheet_columns
 from tournaments.live.pools import locked, pool_names, pool_state, sheet_id
 from tournaments.live.refusals import LiveRefused
 from tournaments.models import LiveEntrant, LiveTournament
@@ -50,8 +51,9 @@ def live_workbook(live: LiveTournament) -> bytes:
     if problems:
         raise LiveRefused(problems)
     entrants = list(live.entrants.order_by("pool", "-rating", "pk"))
-    players = [(sheet_id(e), e.last_name, e.first_name, e.club or None, e.country or None, e.pool)
-               for e in entrants]
+    entered = sheet_columns(tournament=tournament)  # an entry's army and late-list penalty (tournaments.entries)
+    players = [(sheet_id(e), e.last_name, e.first_name, e.club or None, e.country or None, e.pool,
+                *entered.get(e.player_id, (None, None, None))) for e in entrants]
     spares = sorted({pool for g in games if SPARE_ID in (g[2], g[3]) for pool in pools})
     players += [(SPARE_ID, SPARE_NAME, None, None, None, pool) for pool in spares[:1]]
     values = {

@@ -25,6 +25,7 @@ from players import permissions
 from rules.pairing import round_one_methods
 from rules.pairing.model import ideal_number
 from rules.rulesets import SPARE_ID
+from tournaments.entries import day_players
 from tournaments.live import selectors
 from tournaments.live.entrants import NewEntrant
 from tournaments.live.forms import ManualPairsForm, PairForm, SelfEntryForm, StartForm, SwapForm
@@ -60,7 +61,7 @@ def live_home(request):
 def live_start(request, tournament: Tournament):
     if LiveTournament.objects.filter(pk=tournament.pk).exists():
         return redirect("referee:live_run", tournament_id=tournament.pk)
-    registrations = list(tournament.registrations.select_related("player").order_by("player__last_name"))
+    registrations = day_players(tournament=tournament)  # the calendar's registrations and the entered entries
     form = StartForm(request.POST or None)
     errors: list[str] = []
     if request.method == "POST" and form.is_valid():
