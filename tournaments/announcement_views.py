@@ -99,6 +99,9 @@ def _entries_page(request, tournament: Tournament, *, bound: dict | None = None,
             "refuse_form": bound.get(("refuse", entry.pk)) or ReasonForm(prefix=f"refuse-{entry.pk}"),
             "lift_form": bound.get(("lift", entry.pk)) or ReasonForm(prefix=f"lift-{entry.pk}"),
         })
+    # What the checker has to do first: lists to check, then missing, returned, compliant.
+    order = {ArmyList.PENDING: 0, None: 1, ArmyList.RETURNED: 2, ArmyList.COMPLIANT: 3}
+    rows.sort(key=lambda r: order[r["list"].status if r["list"] else None])
     entered = [r for r in rows if r["entry"].status == Entry.ENTERED]
     return render(request, "board/entries.html", {
         "tournament": tournament, "announcement": entry_rules.announcement_of(tournament), "rows": rows,

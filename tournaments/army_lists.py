@@ -58,6 +58,7 @@ from tournaments.entries import (
 from tournaments.models import ArmyList, Entry, Tournament
 
 LIST_MAX_BYTES = 2 * 1024 * 1024
+MAX_LISTS_PER_ENTRY = 20  # what one entry may store in all, its history included
 URL_LIMIT = 500
 _ACTIVE_PDF = re.compile(rb"/(?:JavaScript|JS|Launch|EmbeddedFiles?|RichMedia)(?![A-Za-z])")
 _https = URLValidator(schemes=["https"])
@@ -150,7 +151,11 @@ def army_list_submit(*, user, entry: Entry, army_name: str, army_number: str, fi
     row.late = timezone.localdate(now) > announcement.list_deadline
     with transaction.atomic():
         locked = Entry.objects.select_for_update().get(pk=entry.pk)
-        first = not locked.army_lists.exists()
+        sent = locked.army_lists.count()
+        if sent >= MAX_LISTS_PER_ENTRY:
+            raise EntryRefused("too_many_lists", _("You have sent %(count)s lists for this tournament: ask the "
+                                                   "referee.") % {"count": sent})
+        first = not sent
         row.save()
         if first and row.late:
             Entry.objects.filter(pk=entry.pk).update(list_late=True)

@@ -38,10 +38,13 @@ def _entry_page(request, tournament: Tournament, *, entry_form=None, list_form=N
         entry_form = EntryForm(pools=entry_rules.pool_names(tournament), spare_only=spare_only, initial=initial)
     history = list_history(entry) if entry else []
     points, _reason = entry_rules.entry_penalty(entry) if entry else (0, "")
+    if list_form is None:  # the army of the list sent before, to send it again changed
+        list_form = ArmyListForm(initial={"army_name": history[0].army_name, "army_number": history[0].army_number}
+                                 if history else None)
     return render(request, "public/entry.html", {
         "tournament": tournament, "announcement": entry_rules.announcement_of(tournament),
         "linked": player_of(user) is not None, "entry": entry, "phase": phase,
-        "entry_form": entry_form, "list_form": list_form or ArmyListForm(), "history": history,
+        "entry_form": entry_form, "list_form": list_form, "history": history,
         "current": history[0] if history else None, "penalty": points, "errors": list(errors),
     }, status=status)
 

@@ -19,6 +19,7 @@ from tests.entries.conftest import PDF, after_deadline, announce, send, workbook
 from tests.governance.factories import make_player
 from tournaments.army_lists import (
     LIST_MAX_BYTES,
+    MAX_LISTS_PER_ENTRY,
     army_list_check,
     identical_flags,
     list_visible,
@@ -106,6 +107,13 @@ def test_the_list_page_sends_a_file_and_shows_a_refusal_beside_the_field(client,
     good = client.post(url, {"army_name": "Roman", "army_number": "12",
                              "file": SimpleUploadedFile("roman.pdf", PDF, content_type="application/pdf")})
     assert good.status_code == 302 and ArmyList.objects.get().kind == "pdf"
+
+
+def test_an_entry_stores_a_bounded_number_of_lists(entry, player_user):
+    for _ in range(MAX_LISTS_PER_ENTRY):
+        send(player_user, entry, url="https://www.littlearmybuilder.com/list/1")
+    assert refusal(lambda: send(player_user, entry)) == "too_many_lists"
+    assert ArmyList.objects.count() == MAX_LISTS_PER_ENTRY
 
 
 def test_only_the_entrys_player_sends_its_list(entry, other_user, other_linked, referee):
