@@ -171,3 +171,8 @@ def test_the_spare_box_is_offered_to_the_checker_only(client, announced, checker
     assert "as_spare" in client.get(f"/tournaments/{announced.pk}/entry/").content.decode()
     client.force_login(player_user)
     assert "as_spare" not in client.get(f"/tournaments/{announced.pk}/entry/").content.decode()
+
+
+def test_a_tournament_not_announced_yet_says_so_and_shows_no_entry_list(client, tournament):
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "has not published the full announcement yet" in page and 'id="entries"' not in page
