@@ -11,6 +11,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
@@ -160,6 +161,7 @@ def calendar_ics(request):
     response = HttpResponse(data, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = 'inline; filename="adlg-tournaments.ics"'
     response["Cache-Control"] = "public, max-age=3600"
+    patch_vary_headers(response, ["Accept-Language", "Cookie"])  # its words are in the subscriber's language
     return response
 
 
