@@ -145,3 +145,87 @@ def charter_failure_message(failure: CharterFailure, lang: str = "en") -> str:
         label = "Pool {}: " if lang == "en" else "Poule {}" + NBSP + ": "
         values["where"] = label.format(p["pool"]) if p["pool"] else ""
     return _TEMPLATES[failure.code][lang].format(**{**p, **values})
+
+
+# --- before the tournament (App. 1 §6, §8, §11; App. 7 §2) ------------------------------------------------------
+#
+# game duration
+#     §6: "in principle" 1 h 15 for 100 points, 2 h 30 for 200, 3 h 30 for 300. **Decision**: between those the
+#     duration is interpolated linearly and rounded up to 5 minutes (150 points: 1 h 55; 250 points: 3 h 00);
+#     outside 100-300 points (§5 allows no other individual format) the charter gives none. A referee may announce
+#     another duration, but must explain it (§6: "this must be clearly explained to everyone").
+# list deadline
+#     §11: the lists are sent "at least one week before the tournament": the deadline is at the latest 7 days
+#     before the first day.
+# identical lists
+#     §8: at most 2 identical lists in a tournament of under 20 players, 3 from 20. **Decision**: "identical" is
+#     the charter's "identical armies": two lists are identical when they are lists of the same army of the
+#     official army lists, i.e. bear the same army number (compared by `army_number_key`). The file's bytes or the
+#     link never make two lists identical or different: every player's workbook carries their own name, and the
+#     charter's concern is a theme drawing many of the same army. Counted per pool, against the tournament's
+#     entered players.
+# late list
+#     App. 7 §2: a list sent late costs 20 points of the tournament score.
+
+CHARTER_MINUTES = {100: 75, 200: 150, 300: 210}
+LIST_DEADLINE_DAYS = 7
+LATE_LIST_PENALTY = 20
+IDENTICAL_LISTS_SMALL, IDENTICAL_LISTS_LARGE, IDENTICAL_LISTS_FROM = 2, 3, 20
+
+
+def game_minutes(army_points: int | None) -> int | None:
+    """The charter's duration of a game for an army size (§6), in minutes; None outside 100-300 points."""
+    if army_points is None or not 100 <= army_points <= 300:
+        return None
+    if army_points in CHARTER_MINUTES:
+        return CHARTER_MINUTES[army_points]
+    low = 100 if army_points < 200 else 200
+    high = low + 100
+    exact = CHARTER_MINUTES[low] + (CHARTER_MINUTES[high] - CHARTER_MINUTES[low]) * (army_points - low) / 100
+    return int(-(-exact // 5) * 5)
+
+
+def duration_words(minutes: int) -> str:
+    """75 -> "1 h 15", 150 -> "2 h 30", 45 -> "45 min" (the charter's own spelling, the same in French)."""
+    hours, rest = divmod(minutes, 60)
+    if not hours:
+        return f"{rest}{NBSP}min"
+    return f"{hours}{NBSP}h{NBSP}{rest:02d}" if rest else f"{hours}{NBSP}h"
+
+
+def identical_list_limit(players: int) -> int:
+    """§8: how many identical lists a tournament of `players` entered players allows."""
+    return IDENTICAL_LISTS_SMALL if players < IDENTICAL_LISTS_FROM else IDENTICAL_LISTS_LARGE
+
+
+def army_number_key(number: str) -> str:
+    """An army number as compared: case and spaces ignored, a leading zero dropped ("045" and "45" are one army,
+    "IV/12" and "iv / 12" too)."""
+    key = "".join((number or "").split()).casefold()
+    return key.lstrip("0") or key
+
+
+@dataclass(frozen=True)
+class IdenticalLists:
+    """Lists of one army in one pool beyond the charter's limit: the army's number, the entries, the limit."""
+
+    pool: str
+    army_number: str
+    entries: tuple
+    limit: int
+
+
+def identical_lists(lists: Sequence[tuple[object, str, str]], *, players: int) -> list[IdenticalLists]:
+    """The groups of identical lists over the limit (§8). `lists` are (entry, pool, army number) of the current
+    lists of the entered players; `players` is how many players are entered in the tournament."""
+    limit = identical_list_limit(players)
+    groups: dict[tuple[str, str], list] = defaultdict(list)
+    shown: dict[tuple[str, str], str] = {}
+    for entry, pool, number in lists:
+        key = (pool, army_number_key(number))
+        if not key[1]:
+            continue
+        groups[key].append(entry)
+        shown.setdefault(key, number.strip())
+    return [IdenticalLists(key[0], shown[key], tuple(entries), limit)
+            for key, entries in sorted(groups.items()) if len(entries) > limit]

@@ -9,6 +9,7 @@ from django.db.models.functions import Now
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from rules.pairing.model import DRAW, ELO_LEVELS, HATS, MANUAL
 from rules.sheet.format import ALL_RESULTS, TEXT_LIMITS
 
 
@@ -85,6 +86,134 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id}/{self.player_id}"
+
+
+# --- before the tournament (charter App. 1 §8-12): the announcement, players' entries and their army lists.
+# An Entry is a player's own request to play, made on the site; it is not a Registration, which holds the facts of
+# a rated tournament (written by the sheet import, read by the replay). Entries reach the facts only through the
+# tournament day (tournaments.live) or the pre-filled sheet (tournaments.entries).
+
+
+class Announcement(models.Model):
+    """What App. 1 §12 asks a tournament's announcement to say, beyond the calendar entry (name, dates, city,
+    rounds, format and referee are the Tournament's). Edited by the referee until the first day."""
+
+    # The charter's round-1 methods (App. 2 §3), by the names the pairing rules use.
+    FIRST_ROUND_CHOICES = [
+        (DRAW, _("a draw (single hat)")),
+        (HATS, _("two hats")),
+        (ELO_LEVELS, _("Elo levels")),
+        (MANUAL, _("the referee's own pairing (historical enemies, list dates, choice, challenges)")),
+    ]
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, primary_key=True,
+                                      related_name="announcement")
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    game_minutes = models.PositiveSmallIntegerField(_("duration of a game (minutes)"))
+    duration_note = models.CharField(_("why the duration differs from the charter's"), max_length=300, blank=True)
+    list_deadline = models.DateField(_("army lists deadline"))
+    list_checker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                     related_name="checked_tournaments", verbose_name=_("list checker"))
+    lists_published = models.BooleanField(_("lists published before the start"), default=False)
+    first_round = models.CharField(_("pairing of the first game"), max_length=12, choices=FIRST_ROUND_CHOICES)
+    first_round_note = models.CharField(_("pairing of the first game: details"), max_length=300, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("announcement")
+        verbose_name_plural = _("announcements")
+
+    def __str__(self) -> str:
+        return f"announcement {self.tournament_id}"
+
+
+class AnnouncedPool(models.Model):
+    """A pool of an announced tournament and its theme (App. 1 §8): the armies allowed, where the theme
+    restricts them."""
+
+    announcement = models.ForeignKey(Announcement, on_delete=models.CASCADE, related_name="pool_themes")
+    name = models.CharField(_("pool"), max_length=30)
+    theme = models.CharField(_("theme"), max_length=200)
+    allowed_armies = models.TextField(_("allowed armies and allies"), max_length=2000, blank=True)
+
+    class Meta:
+        ordering = ["announcement", "name"]
+        verbose_name = _("announced pool")
+        verbose_name_plural = _("announced pools")
+        constraints = [models.UniqueConstraint(fields=["announcement", "name"], name="announced_pool_once")]
+
+    def __str__(self) -> str:
+        return f"{self.announcement_id} {self.name}"
+
+
+class Entry(models.Model):
+    """A player's entry into an announced tournament, made by the player on the site."""
+
+    ENTERED, WITHDRAWN, REFUSED = "entered", "withdrawn", "refused"
+    STATUS_CHOICES = [(ENTERED, _("entered")), (WITHDRAWN, _("withdrawn")), (REFUSED, _("refused"))]
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="entries",
+                               verbose_name=_("player"))
+    pool = models.CharField(_("pool"), max_length=30, default="A")
+    status = models.CharField(_("status"), max_length=10, choices=STATUS_CHOICES, default=ENTERED)
+    reason = models.CharField(_("reason for the refusal"), max_length=300, blank=True)
+    listed_without_name = models.BooleanField(_("listed without the name until the start"), default=False)
+    # App. 1 §9: the referees and whoever saw the lists play only as the spare (ID 99).
+    as_spare = models.BooleanField(_("plays as the spare"), default=False)
+    # App. 7 §2: the player's first list arrived after the deadline (20 points off), unless the referee lifted it.
+    list_late = models.BooleanField(_("army list late"), default=False)
+    penalty_lifted_reason = models.CharField(_("why the late-list penalty was lifted"), max_length=300, blank=True)
+    entered_at = models.DateTimeField(_("entered at"), default=timezone.now)
+    changed_at = models.DateTimeField(_("changed at"), auto_now=True)
+
+    class Meta:
+        ordering = ["tournament", "pool", "entered_at", "id"]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="enter_once")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}/{self.player_id} {self.status}"
+
+
+class ArmyList(models.Model):
+    """One army list sent by a player for an entry (App. 1 §11): the official workbook or a PDF, kept in the
+    database as result sheets are, or a link to a list builder. A new one is sent after a list is returned; the
+    entry's list is its latest."""
+
+    XLSX, PDF, LINK = "xlsx", "pdf", "link"
+    KIND_CHOICES = [(XLSX, _("workbook")), (PDF, _("PDF")), (LINK, _("link"))]
+    PENDING, COMPLIANT, RETURNED = "pending", "compliant", "returned"
+    STATUS_CHOICES = [(PENDING, _("waiting for the check")), (COMPLIANT, _("compliant")),
+                      (RETURNED, _("returned"))]
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="army_lists")
+    army_name = models.CharField(_("army"), max_length=120)
+    army_number = models.CharField(_("army number"), max_length=20)
+    kind = models.CharField(_("kind"), max_length=4, choices=KIND_CHOICES)
+    file_name = models.CharField(_("file name"), max_length=200, blank=True)
+    content = models.BinaryField(_("content"), default=bytes, blank=True)
+    sha256 = models.CharField(_("SHA-256"), max_length=64, blank=True)
+    size = models.PositiveIntegerField(_("size"), default=0)
+    url = models.URLField(_("link"), max_length=500, blank=True)
+    submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                     related_name="+")
+    submitted_at = models.DateTimeField(_("sent at"), default=timezone.now)
+    late = models.BooleanField(_("sent after the deadline"), default=False)
+    status = models.CharField(_("status"), max_length=10, choices=STATUS_CHOICES, default=PENDING)
+    comment = models.TextField(_("checker's comment"), max_length=2000, blank=True)
+    checked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    checked_at = models.DateTimeField(_("checked at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["entry", "-submitted_at", "-id"]
+        verbose_name = _("army list")
+        verbose_name_plural = _("army lists")
+
+    def __str__(self) -> str:
+        return f"{self.entry_id} {self.army_name} ({self.status})"
 
 
 class Game(models.Model):

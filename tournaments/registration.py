@@ -1,4 +1,4 @@
-"""Registering a tournament in the calendar (charter App. 1 §1-2).
+"""Registering a tournament in the calendar (charter App. 1 §1-2), and its announcement (App. 1 §6, §8-12).
 
 Terms:
 - *announced_on*: the day the tournament is registered on the site; it must be at least two calendar months
@@ -15,6 +15,20 @@ Terms:
 A failure blocks the registration unless the technical board approves an exception, with a reason
 (``exception_approved``). The board does so by registering the tournament itself with the exception, or later on
 the board's exception page.
+
+The announcement (App. 1 §12) adds to the calendar entry what players need before entering: the venue, the
+duration of the games, the pools and their themes, the list checker and the lists' deadline, whether the lists are
+published before the start, the pairing of the first game. Its referee edits it until the first day; each save is
+checked by ``announcement_failures`` (every failure blocks it; no exception):
+
+- *deadline*: the lists are sent at least one week before the tournament (§11): the deadline is at the latest
+  LIST_DEADLINE_DAYS days before the first day.
+- *duration*: the charter's duration for the army points (§6, rules.charter.game_minutes); another duration
+  must be explained to the players (§6: "this must be clearly explained to everyone").
+- *first round*: one of the charter's methods (App. 2 §3, rules.pairing's names); the referee's own pairing
+  (``manual``: historical enemies, list dates, choice, challenges) says which.
+- *pools*: each of the tournament's pools has a name (once) and a theme (§8); the allowed armies are optional.
+- *list checker*: an account that is not entered to play (§9: whoever saw the lists plays only as the spare).
 """
 
 from __future__ import annotations
@@ -22,15 +36,17 @@ from __future__ import annotations
 import calendar
 import re
 from collections.abc import Sequence
-from datetime import date
+from datetime import date, timedelta
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
-from players.audit import audit_record, model_changes
-from players.permissions import can_register_tournament, is_board
-from tournaments.models import Tournament
+from players.audit import audit_record, model_changes, snapshot
+from players.permissions import can_manage_tournament, can_register_tournament, is_board
+from rules.charter import LIST_DEADLINE_DAYS, NBSP, duration_words, game_minutes
+from rules.pairing.model import MANUAL, ROUND_ONE_METHODS
+from tournaments.models import AnnouncedPool, Announcement, Entry, Tournament
 
 MIN_NOTICE_MONTHS = 2
 MAX_PER_CLUB_AND_YEAR = 2
@@ -110,6 +126,49 @@ def registration_failures(
     return failures
 
 
+def announcement_failures(
+    *,
+    start: date,
+    army_points: int | None,
+    game_minutes_announced: int,
+    duration_note: str,
+    list_deadline: date,
+    first_round: str,
+    first_round_note: str,
+    pools: Sequence[tuple[str, str]],
+    checker_playing: str | None,
+) -> list[Failure]:
+    """Every charter condition of App. 1 §6, §8, §9, §11-12 the announcement misses; empty when it may be saved.
+
+    `pools` lists (name, theme) of the tournament's pools; `checker_playing` is the name of the list checker when
+    they are entered to play (not as the spare), else None.
+    """
+    failures: list[Failure] = []
+    latest = start - timedelta(days=LIST_DEADLINE_DAYS)
+    if list_deadline > latest:
+        failures.append(("deadline_too_late", {"deadline": list_deadline.isoformat(), "start": start.isoformat(),
+                                               "latest": latest.isoformat(), "days": LIST_DEADLINE_DAYS}))
+    charter = game_minutes(army_points)
+    if charter is not None and game_minutes_announced != charter and not duration_note.strip():
+        failures.append(("duration_unexplained", {"points": army_points, "charter": duration_words(charter),
+                                                  "minutes": duration_words(game_minutes_announced)}))
+    if first_round not in ROUND_ONE_METHODS:
+        failures.append(("first_round_unknown", {"method": first_round}))
+    elif first_round == MANUAL and not first_round_note.strip():
+        failures.append(("first_round_unexplained", {}))
+    seen: set[str] = set()
+    for name, theme in pools:
+        key = name.strip().casefold()
+        if not key or key in seen:
+            failures.append(("pool_name", {"pool": name.strip() or "?"}))
+        seen.add(key)
+        if not theme.strip():
+            failures.append(("pool_without_theme", {"pool": name.strip() or "?"}))
+    if checker_playing:
+        failures.append(("checker_plays", {"name": checker_playing}))
+    return failures
+
+
 MESSAGES: dict[str, dict[str, str]] = {
     "announced_too_late": {
         "en": "The tournament starts on {start}, less than {months} months after it is announced ({announced_on}): "
@@ -132,6 +191,55 @@ MESSAGES: dict[str, dict[str, str]] = {
         "fr": "Le club organisateur a déjà un tournoi au format {format} en {year} (n° {tournaments}) ; ses deux "
         "tournois d'une année doivent être de formats différents. Changez le format ou les points d'armée, ou "
         "demandez une dérogation au bureau technique.",
+    },
+}
+
+
+_F = NBSP  # French puts a non-breaking space before : ; ? !
+
+MESSAGES |= {
+    "deadline_too_late": {
+        "en": "The lists' deadline ({deadline}) must be at least {days} days before the first day ({start}), so that "
+        "the lists are sent at least one week before the tournament (App. 1 §11): choose {latest} or earlier.",
+        "fr": "La date limite des listes ({deadline}) doit précéder d'au moins {days} jours le premier jour "
+        "({start}), pour que les listes soient envoyées au moins une semaine avant le tournoi (annexe 1 §11)"
+        + _F + ": choisissez le {latest} ou avant.",
+    },
+    "duration_unexplained": {
+        "en": "The charter's duration for {points} points is {charter} (App. 1 §6); you announce {minutes}: explain "
+        "the change to the players.",
+        "fr": "La durée prévue par la charte pour {points} points est de {charter} (annexe 1 §6)" + _F + "; vous "
+        "annoncez {minutes}" + _F + ": expliquez ce changement aux joueurs.",
+    },
+    "first_round_unknown": {
+        "en": "Choose one of the charter's methods for the first game (App. 2 §3).",
+        "fr": "Choisissez l'une des méthodes de la charte pour la première partie (annexe 2 §3).",
+    },
+    "first_round_unexplained": {
+        "en": "Say how you will pair the first game yourself: historical enemies, army list dates, choice of the "
+        "lowest rated, challenges (App. 2 §3.b-e).",
+        "fr": "Précisez comment vous apparierez vous-même la première partie" + _F + ": ennemis historiques, date "
+        "des listes d'armée, choix par priorité, défis (annexe 2 §3.b-e).",
+    },
+    "pool_name": {
+        "en": "Pool {pool}: give each pool a name of its own.",
+        "fr": "Poule {pool}" + _F + ": donnez à chaque poule un nom qui lui soit propre.",
+    },
+    "pool_without_theme": {
+        "en": "Pool {pool}: give its theme (App. 1 §8), and the allowed armies if the theme restricts them.",
+        "fr": "Poule {pool}" + _F + ": indiquez son thème (annexe 1 §8), et les armées autorisées si le thème "
+        "les restreint.",
+    },
+    "checker_plays": {
+        "en": "{name} is entered to play: whoever sees the lists may play only as the spare (App. 1 §9). Choose "
+        "another list checker, or ask them to withdraw or enter as the spare.",
+        "fr": "{name} est inscrit pour jouer" + _F + ": qui voit les listes ne peut jouer que comme joueur de "
+        "réserve (annexe 1 §9). Choisissez un autre vérificateur des listes, ou demandez-lui de se retirer ou de "
+        "s'inscrire comme joueur de réserve.",
+    },
+    "announcement_started": {
+        "en": "The tournament started on {start}: its announcement can no longer be changed.",
+        "fr": "Le tournoi a commencé le {start}" + _F + ": son annonce ne peut plus être modifiée.",
     },
 }
 
@@ -244,3 +352,79 @@ def tournament_register(*, user, data: dict, today: date | None = None):
             },
         )
     return tournament
+
+
+# --- the announcement ----------------------------------------------------------------------------------------------
+
+
+class AnnouncementRefused(RegistrationRefused):
+    """The announcement misses a charter condition, or the tournament has started. `failures` lists (code, params),
+    worded by ``registration_message``."""
+
+
+ANNOUNCEMENT_FIELDS = ("venue", "game_minutes", "duration_note", "list_deadline", "list_checker",
+                       "lists_published", "first_round", "first_round_note")
+
+
+def checker_playing(*, tournament: Tournament, checker) -> str | None:
+    """The list checker's name when the account's federation player is entered to play (not as the spare)."""
+    if checker is None:
+        return None
+    entry = (Entry.objects.filter(tournament=tournament, player__user=checker, status=Entry.ENTERED, as_spare=False)
+             .select_related("player").first())
+    return entry.player.full_name if entry else None
+
+
+def announcement_save(*, user, tournament: Tournament, data: dict, today: date | None = None) -> Announcement:
+    """Create or change the announcement of `tournament` (its referees and the board), until its first day.
+
+    `data` holds venue, game_minutes, duration_note, list_deadline, list_checker (a user or None),
+    lists_published, first_round, first_round_note and pools: one {name, theme, allowed_armies} per pool.
+    Raises PermissionDenied, or AnnouncementRefused with every failure.
+    """
+    if not can_manage_tournament(user, tournament):
+        raise PermissionDenied
+    today = today or timezone.localdate()
+    if today >= tournament.start_date:
+        raise AnnouncementRefused([("announcement_started", {"start": tournament.start_date.isoformat()})])
+    pools = [{"name": (p.get("name") or "").strip(), "theme": (p.get("theme") or "").strip(),
+              "allowed_armies": (p.get("allowed_armies") or "").strip()} for p in data.get("pools") or []]
+    values = {
+        "venue": (data.get("venue") or "").strip(),
+        "game_minutes": int(data["game_minutes"]),
+        "duration_note": (data.get("duration_note") or "").strip(),
+        "list_deadline": data["list_deadline"],
+        "list_checker": data.get("list_checker"),
+        "lists_published": bool(data.get("lists_published")),
+        "first_round": data.get("first_round") or "",
+        "first_round_note": (data.get("first_round_note") or "").strip(),
+    }
+    failures = announcement_failures(
+        start=tournament.start_date, army_points=tournament.army_points,
+        game_minutes_announced=values["game_minutes"], duration_note=values["duration_note"],
+        list_deadline=values["list_deadline"], first_round=values["first_round"],
+        first_round_note=values["first_round_note"], pools=[(p["name"], p["theme"]) for p in pools],
+        checker_playing=checker_playing(tournament=tournament, checker=values["list_checker"]),
+    )
+    if failures:
+        raise AnnouncementRefused(failures)
+    with transaction.atomic():
+        announcement = Announcement.objects.select_for_update().filter(tournament=tournament).first()
+        before = snapshot(announcement) if announcement else None
+        pools_before = ([[p.name, p.theme, p.allowed_armies] for p in announcement.pool_themes.all()]
+                        if announcement else [])
+        announcement = announcement or Announcement(tournament=tournament)
+        for key, value in values.items():
+            setattr(announcement, key, value)
+        announcement.save()
+        announcement.pool_themes.all().delete()
+        AnnouncedPool.objects.bulk_create([AnnouncedPool(announcement=announcement, **p) for p in pools])
+        pools_after = [[p["name"], p["theme"], p["allowed_armies"]] for p in pools]
+        changes = model_changes(announcement, before)
+        changes.pop("updated_at", None)
+        if pools_after != pools_before:
+            changes["pools"] = [" · ".join(" — ".join(x for x in p if x) for p in pools_before) or None,
+                                " · ".join(" — ".join(x for x in p if x) for p in pools_after)]
+        audit_record(user=user, action="announcement_save", obj=announcement,
+                     summary=f"announcement of {tournament}", changes=changes)
+    return announcement

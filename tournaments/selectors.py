@@ -31,19 +31,40 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from championship.models import ChampionshipResult
 from players.models import SPARE_ID, Country, Player
 from ratings.models import RatingEvent
 from rules.championship import ChampionshipTerms, championship_terms
-from rules.charter import MIN_CLUBS, MIN_PLAYERS, CharterFailure, charter_failure_message, minimum_rounds
+from rules.charter import (
+    MIN_CLUBS,
+    MIN_PLAYERS,
+    CharterFailure,
+    charter_failure_message,
+    duration_words,
+    game_minutes,
+    minimum_rounds,
+)
 from rules.facts import Entrant
 from rules.facts import Game as GameFact
 from rules.scoring import game_scores
 from rules.standings import RoundDetail
 from rules.standings import standings as pool_standings
-from tournaments.models import Game, Registration, Standing, Tournament, TournamentOutcome
+from tournaments import entries as entry_rules
+from tournaments.army_lists import PublishedList, published_lists
+from tournaments.entries import ListedEntry, entry_listing, entry_of
+from tournaments.models import (
+    AnnouncedPool,
+    Announcement,
+    Entry,
+    Game,
+    Registration,
+    Standing,
+    Tournament,
+    TournamentOutcome,
+)
 
 
 def tournament_list(
@@ -242,6 +263,50 @@ class Pool:
 
 
 @dataclass
+class BeforeTheTournament:
+    """What the tournament's page shows before the day (charter App. 1 §12): the announcement, the entries as the
+    viewer may see them (tournaments.entries), the viewer's own entry, and the army lists once published."""
+
+    announcement: Announcement | None
+    pools: list[AnnouncedPool]
+    duration: str  # the games' duration in words ("2 h 30")
+    charter_duration: bool  # the charter's duration for the army points (App. 1 §6)
+    checker: str  # the list checker's name; "" when the referees check the lists
+    phase: str  # tournaments.entries: unannounced, open, closed, started
+    entries: list[ListedEntry]
+    my_entry: Entry | None
+    published: list[PublishedList] | None
+    can_check: bool  # the viewer is a referee, the list checker or the board
+
+
+def before_the_tournament(*, tournament: Tournament, viewer=None, today: date | None = None
+                          ) -> BeforeTheTournament | None:
+    """The announcement and the entries of a tournament; None for one never announced that has started (an older
+    tournament, or one whose sheet came without an announcement)."""
+    today = today or timezone.localdate()
+    announcement = entry_rules.announcement_of(tournament)
+    if announcement is None and today >= tournament.start_date:
+        return None
+    pools, duration, charter, checker = [], "", False, ""
+    if announcement is not None:
+        pools = list(announcement.pool_themes.all())
+        duration = duration_words(announcement.game_minutes)
+        charter = announcement.game_minutes == game_minutes(tournament.army_points)
+        if announcement.list_checker_id:
+            user = announcement.list_checker
+            player = Player.objects.filter(user=user).first()
+            checker = player.full_name if player else (user.get_full_name() or user.get_username())
+    return BeforeTheTournament(
+        announcement=announcement, pools=pools, duration=duration, charter_duration=charter, checker=checker,
+        phase=entry_rules.entries_phase(tournament, today=today),
+        entries=entry_listing(tournament=tournament, viewer=viewer, today=today),
+        my_entry=entry_of(user=viewer, tournament=tournament) if viewer is not None else None,
+        published=published_lists(tournament=tournament, today=today),
+        can_check=viewer is not None and entry_rules.can_check_lists(viewer, tournament),
+    )
+
+
+@dataclass
 class TournamentDetail:
     tournament: Tournament
     outcome: TournamentOutcome | None
@@ -251,16 +316,19 @@ class TournamentDetail:
     charter_failures: list[str]
     scoring: str = "losses"  # the ruleset's scoring family: "losses" (App. 4 game scores) or "values"
     margins: bool = False  # whether wins come in margins (Battle Empire's A+, A++)
+    before: BeforeTheTournament | None = None  # the announcement and the entries (App. 1 §12)
 
     @property
     def has_championship_points(self) -> bool:
         return any(line.championship_points is not None for pool in self.pools for line in pool.lines)
 
 
-def tournament_detail(*, tournament_id: int, language: str | None) -> TournamentDetail | None:
-    """The whole tournament page in six queries."""
+def tournament_detail(*, tournament_id: int, language: str | None, viewer=None,
+                      today: date | None = None) -> TournamentDetail | None:
+    """The whole tournament page in six queries, and its announcement and entries (`before_the_tournament`) as
+    `viewer` may see them, when it has them."""
     tournament = (
-        Tournament.objects.select_related("country", "system", "outcome", "organising_club", "live")
+        Tournament.objects.select_related("country", "system", "outcome", "organising_club", "live", "announcement")
         .filter(pk=tournament_id)
         .first()
     )
@@ -323,6 +391,7 @@ def tournament_detail(*, tournament_id: int, language: str | None) -> Tournament
         charter_failures=failures,
         scoring=tournament.system.get_ruleset().scoring,
         margins=any(code.endswith("+") for code in tournament.system.get_ruleset().result_codes),
+        before=before_the_tournament(tournament=tournament, viewer=viewer, today=today),
     )
 
 

@@ -71,7 +71,7 @@ def tournament_list_view(request):
 
 def tournament_detail_view(request, tournament_id: int):
     language = get_language()
-    detail = tournament_detail(tournament_id=tournament_id, language=language)
+    detail = tournament_detail(tournament_id=tournament_id, language=language, viewer=request.user)
     if detail is None:
         raise Http404(_("No tournament with this ID."))
     for pool in detail.pools:

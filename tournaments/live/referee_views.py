@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from players import permissions
 from rules.pairing import round_one_methods
 from rules.pairing.model import ideal_number
+from tournaments.entries import day_players
 from tournaments.live import selectors
 from tournaments.live.forms import (
     CancelForm,
@@ -97,7 +98,7 @@ def live_start(request, tournament: Tournament):
     today = timezone.localdate()
     blocked = results_on_site(tournament)
     on_dates = on_its_dates(tournament, today=today)
-    registrations = list(tournament.registrations.select_related("player").order_by("player__last_name"))
+    registrations = day_players(tournament=tournament)  # the calendar's registrations and the entered entries
     form = StartForm(request.POST or None)
     dates_form = None if on_dates else DatesForm(request.POST or None, initial={
         "start_date": today, "end_date": today, "rounds": tournament.rounds})

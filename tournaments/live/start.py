@@ -26,12 +26,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from players.audit import audit_record
-from players.models import Country
+from players.models import Country, Player
 from players.selectors import club_named
 from players.services import club_for_name
 from ratings.models import RatingSystem
 from rules.sheet.checks import text_faults
 from rules.sheet.values import cell_text
+from tournaments.entries import day_players
 from tournaments.live.entrants import NewEntrant, entrant_add
 from tournaments.live.pools import bump, locked
 from tournaments.live.refusals import LiveRefused
@@ -116,10 +117,13 @@ def live_start_calendar(tournament: Tournament, *, dates: TournamentDates | None
         if not on_its_dates(tournament, today=today):
             raise LiveRefused.one("dates_exclude_today", start=tournament.start_date.isoformat(),
                                   end=tournament.end_date.isoformat(), today=today.isoformat())
-        # An excluded player or a merged duplicate registered in the calendar does not play (and does not block).
-        registrations = tournament.registrations.filter(
-            player__excluded_at__isnull=True, player__merged_into__isnull=True).order_by("pool", "player_id")
-        entrants = [NewEntrant(player=r.player_id, pool=r.pool, present=False) for r in registrations]
+        # The calendar's registrations and the players' own entries (tournaments.entries); an excluded player or a
+        # merged duplicate among them does not play (and does not block).
+        players = day_players(tournament=tournament)
+        allowed = set(Player.objects.filter(pk__in=[p.player_id for p in players], excluded_at__isnull=True,
+                                            merged_into__isnull=True).values_list("pk", flat=True))
+        entrants = [NewEntrant(player=p.player_id, pool=p.pool, present=False)
+                    for p in sorted(players, key=lambda p: (p.pool, p.player_id)) if p.player_id in allowed]
         return live_begin(tournament, entrants=entrants, swiss=swiss, players_enter_results=players_enter_results,
                           user=user)
 

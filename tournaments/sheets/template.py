@@ -42,8 +42,8 @@ from rules.sheet.format import (
 )
 from rules.spreadsheet import neutralised, neutralised_row
 
-# A player row: (id, last_name, first_name, club, country, pool).
-PlayerRow = tuple[object, str | None, str | None, str | None, str | None, str | None]
+# A player row: (id, last_name, first_name, club, country, pool), then optionally army, penalty, penalty reason.
+PlayerRow = tuple[object, ...]
 # A game row: (round, table, player A, player B, result, A losses, B losses, free "yes"/"no").
 GameRow = tuple[int, int, object, object, str, int | None, int | None, str]
 
@@ -101,7 +101,7 @@ def blank_workbook() -> bytes:
 def prefilled_workbook(*, tournament: object, players: Sequence[PlayerRow]) -> bytes:
     """The result sheet of a registered tournament. `tournament` is a SheetTournament or any object or mapping
     with its field names (missing ones stay blank); `players` are (id, last name, first name, club, country,
-    pool) rows."""
+    pool) rows, or longer ones with the army, the penalty and its reason."""
     return _workbook(tournament=_tournament_values(tournament), players=players)
 
 

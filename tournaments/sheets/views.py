@@ -34,6 +34,7 @@ from players import permissions
 from ratings.models import ReplayRequest
 from rules.sheet import messages as sheet_messages
 from rules.sheet.format import LIMIT_CODES, REFUSAL_CODES
+from tournaments.entries import sheet_player_rows
 from tournaments.models import Sheet, Tournament
 from tournaments.selectors import without_results
 from tournaments.sheets.annotate import annotate_workbook
@@ -204,18 +205,8 @@ def template_blank(request):
 @require_GET
 @permissions.rule_required(permissions.can_manage_tournament, tournament_kwarg="tournament_id")
 def tournament_template(request, tournament):
-    registrations = tournament.registrations.select_related("player", "player__club", "club")
-    players = [
-        (
-            r.player_id,
-            r.player.last_name,
-            r.player.first_name,
-            getattr(r.club or r.player.club, "name", None),
-            r.player.country_id,
-            r.pool,
-        )
-        for r in registrations.order_by("pool", "row", "player_id")
-    ]
+    # The registered players and those entered on the site, with their army and late-list penalty.
+    players = sheet_player_rows(tournament=tournament)
     values = {
         "tournament_id": tournament.pk,
         "name": tournament.name,

@@ -1,0 +1,209 @@
+"""The announcement (charter App. 1 §12): what it must say, the charter's checks, who edits it and until when."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+from django.core.exceptions import PermissionDenied
+
+from players.models import AuditEntry
+from rules.pairing import ROUND_ONE_METHODS
+from tests.entries.conftest import announce
+from tests.governance.factories import make_player, make_tournament
+from tournaments.entries import entry_register
+from tournaments.models import Announcement, Entry
+from tournaments.registration import AnnouncementRefused, announcement_failures, registration_message
+
+START = date(2027, 5, 15)
+
+
+def failures(**overrides):
+    values = {"start": START, "army_points": 200, "game_minutes_announced": 150, "duration_note": "",
+              "list_deadline": START - timedelta(days=7), "first_round": "draw", "first_round_note": "",
+              "pools": [("A", "Antiquity")], "checker_playing": None}
+    values.update(overrides)
+    return [code for code, _params in announcement_failures(**values)]
+
+
+# --- the pure checks ---------------------------------------------------------------------------------------------
+
+
+def test_the_lists_deadline_is_at_least_one_week_before_the_first_day():
+    assert failures(list_deadline=START - timedelta(days=7)) == []
+    assert failures(list_deadline=START - timedelta(days=30)) == []
+    assert failures(list_deadline=START - timedelta(days=6)) == ["deadline_too_late"]
+    assert failures(list_deadline=START) == ["deadline_too_late"]
+
+
+def test_a_duration_other_than_the_charters_must_be_explained():
+    assert failures(army_points=200, game_minutes_announced=150) == []
+    assert failures(army_points=100, game_minutes_announced=75) == []
+    assert failures(army_points=300, game_minutes_announced=210) == []
+    assert failures(army_points=200, game_minutes_announced=120) == ["duration_unexplained"]
+    assert failures(army_points=200, game_minutes_announced=120, duration_note="Short days in winter") == []
+    assert failures(army_points=None, game_minutes_announced=120) == []  # no charter duration to differ from
+
+
+@pytest.mark.parametrize("method", ROUND_ONE_METHODS)
+def test_the_first_game_is_paired_by_one_of_the_charters_methods(method):
+    note = "Historical enemies" if method == "manual" else ""
+    assert failures(first_round=method, first_round_note=note) == []
+
+
+def test_another_method_or_an_unexplained_own_pairing_is_refused():
+    assert failures(first_round="swiss") == ["first_round_unknown"]
+    assert failures(first_round="") == ["first_round_unknown"]
+    assert failures(first_round="manual") == ["first_round_unexplained"]
+
+
+def test_each_pool_has_a_name_of_its_own_and_a_theme():
+    assert failures(pools=[("A", "Antiquity"), ("B", "Middle Ages")]) == []
+    assert failures(pools=[("A", "")]) == ["pool_without_theme"]
+    assert failures(pools=[("A", "Antiquity"), ("a", "Middle Ages")]) == ["pool_name"]
+
+
+def test_a_list_checker_entered_to_play_is_refused():
+    assert failures(checker_playing="Paul Martin") == ["checker_plays"]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_every_failure_is_worded_in_both_languages(language):
+    params = {"deadline": "2027-05-10", "start": "2027-05-15", "latest": "2027-05-08", "days": 7, "points": 200,
+              "charter": "2 h 30", "minutes": "2 h", "method": "x", "pool": "A", "name": "Paul Martin"}
+    for code in ("deadline_too_late", "duration_unexplained", "first_round_unknown", "first_round_unexplained",
+                 "pool_name", "pool_without_theme", "checker_plays", "announcement_started"):
+        assert registration_message(code, params, language)
+    assert "\u00a0:" in registration_message("checker_plays", params, "fr")
+
+
+# --- the service -------------------------------------------------------------------------------------------------
+
+
+def test_the_referee_announces_the_tournament_and_it_is_audited(tournament, referee, checker):
+    announcement = announce(tournament, referee, list_checker=checker, game_minutes=150)
+    assert announcement.list_checker == checker
+    assert [p.theme for p in announcement.pool_themes.all()] == ["Antiquity"]
+    entry = AuditEntry.objects.get(action="announcement_save")
+    assert entry.user == referee and entry.object_id == str(tournament.pk)
+    assert entry.changes["game_minutes"] == [None, 150]
+    announce(tournament, referee, list_checker=checker, game_minutes=120, duration_note="Winter")
+    changed = AuditEntry.objects.filter(action="announcement_save").order_by("-id").first()
+    assert changed.changes["game_minutes"] == [150, 120] and changed.changes["duration_note"] == ["", "Winter"]
+
+
+def test_a_refused_announcement_changes_nothing(tournament, referee):
+    with pytest.raises(AnnouncementRefused) as refused:
+        announce(tournament, referee, list_deadline=tournament.start_date - timedelta(days=3))
+    assert [code for code, _ in refused.value.failures] == ["deadline_too_late"]
+    assert not Announcement.objects.exists() and not AuditEntry.objects.filter(action="announcement_save").exists()
+
+
+def test_the_announcement_is_edited_until_the_first_day_only(tournament, referee):
+    announce(tournament, referee)
+    with pytest.raises(AnnouncementRefused) as refused:
+        announce(tournament, referee, game_minutes=120, duration_note="x", today=tournament.start_date)
+    assert refused.value.failures[0][0] == "announcement_started"
+    assert Announcement.objects.get().game_minutes == 150
+
+
+def test_only_the_referees_and_the_board_edit_the_announcement(tournament, board, other_referee, player_user):
+    assert announce(tournament, board).tournament == tournament
+    for user in (other_referee, player_user):
+        with pytest.raises(PermissionDenied):
+            announce(tournament, user)
+
+
+def test_an_entrant_cannot_be_named_list_checker(announced, referee, checker, today):
+    make_player("Vérif", "Ian", user=checker)
+    entry_register(user=checker, tournament=announced, pool="A", as_spare=True)  # the spare: allowed
+    announce(announced, referee, list_checker=checker)
+    Entry.objects.filter(player__user=checker).update(as_spare=False)  # entered to play, as before the check
+    with pytest.raises(AnnouncementRefused) as refused:
+        announce(announced, referee, list_checker=checker)
+    assert [code for code, _ in refused.value.failures] == ["checker_plays"]
+
+
+# --- the pages ---------------------------------------------------------------------------------------------------
+
+
+def _post_data(tournament, **overrides):
+    data = {"venue": "", "game_minutes": "150", "duration_note": "",
+            "list_deadline": (tournament.start_date - timedelta(days=10)).isoformat(), "list_checker": "checker",
+            "lists_published": "on", "first_round": "elo-levels", "first_round_note": "",
+            "pool-TOTAL_FORMS": "1", "pool-INITIAL_FORMS": "1", "pool-MIN_NUM_FORMS": "1",
+            "pool-MAX_NUM_FORMS": "1", "pool-0-name": "A", "pool-0-theme": "Biblical", "pool-0-allowed_armies": ""}
+    data.update(overrides)
+    return data
+
+
+def test_the_referee_saves_the_announcement_on_their_page(client, tournament, referee, checker):
+    client.force_login(referee)
+    url = f"/board/tournaments/{tournament.pk}/announcement/"
+    assert client.get(url).status_code == 200
+    response = client.post(url, _post_data(tournament))
+    assert response.status_code == 302
+    announcement = Announcement.objects.get()
+    assert (announcement.first_round, announcement.list_checker, announcement.pool_themes.get().theme) == (
+        "elo-levels", checker, "Biblical")
+
+
+def test_a_deadline_too_late_is_refused_beside_its_field_and_changes_nothing(client, tournament, referee, checker):
+    client.force_login(referee)
+    late = (tournament.start_date - timedelta(days=2)).isoformat()
+    response = client.post(f"/board/tournaments/{tournament.pk}/announcement/", _post_data(tournament,
+                                                                                          list_deadline=late))
+    assert response.status_code == 400
+    assert "at least 7 days before the first day" in response.content.decode()
+    assert not Announcement.objects.exists()
+
+
+def test_an_unknown_list_checker_is_refused_beside_its_field(client, tournament, referee):
+    client.force_login(referee)
+    response = client.post(f"/board/tournaments/{tournament.pk}/announcement/",
+                           _post_data(tournament, list_checker="nobody-here"))
+    assert response.status_code == 400 and "No active account has this user name." in response.content.decode()
+
+
+def test_a_pool_count_sent_other_than_the_tournaments_is_refused(client, tournament, referee, checker):
+    client.force_login(referee)
+    response = client.post(f"/board/tournaments/{tournament.pk}/announcement/",
+                           _post_data(tournament, **{"pool-TOTAL_FORMS": "0"}))
+    assert response.status_code == 400 and not Announcement.objects.exists()
+
+
+@pytest.mark.parametrize("who", ["anonymous", "player", "other_referee"])
+def test_nobody_else_opens_the_announcement_page(client, tournament, who, player_user, other_referee):
+    if who != "anonymous":
+        client.force_login(player_user if who == "player" else other_referee)
+    response = client.get(f"/board/tournaments/{tournament.pk}/announcement/")
+    assert response.status_code == (302 if who == "anonymous" else 403)
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", ["Announcement", "Date and place", "Salle des fêtes", "Number of games", "3 games",
+            "Duration of the games", "2\u00a0h\u00a030", "the charter's duration", "200 points individual",
+            "Pool A:", "Antiquity", "Allowed armies and allies:", "Carthaginian", "Referee", "Ref Erée",
+            "checked by Ian Vérif", "Lists published before the start", "yes: all together",
+            "Pairing of the first game", "Elo levels"]),
+    ("fr", ["Annonce", "Date et lieu", "Nombre de parties", "3 parties", "Durée des parties", "2\u00a0h\u00a030",
+            "Poule A\u00a0:", "Armées et alliés autorisés\u00a0:", "Arbitre", "vérifiées par Ian Vérif",
+            "Listes publiées avant le début", "Appariement de la première partie", "Niveaux Elo"]),
+])
+def test_the_tournaments_page_gives_every_item_of_the_announcement(client, tournament, referee, checker, language,
+                                                                   words):
+    make_player("Vérif", "Ian", user=checker)
+    tournament.referee_name = "Ref Erée"
+    tournament.save()
+    announce(tournament, referee, list_checker=checker, first_round="elo-levels",
+             pools=[{"name": "A", "theme": "Antiquity", "allowed_armies": "Carthaginian, Roman"}])
+    client.cookies["django_language"] = language
+    page = client.get(f"/tournaments/{tournament.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    missing = [word for word in words if word not in page]
+    assert not missing, missing
+
+
+def test_an_old_tournament_without_an_announcement_shows_none(client, db):
+    old = make_tournament("Vieux tournoi", start=date(2020, 1, 1))
+    page = client.get(f"/tournaments/{old.pk}/").content.decode()
+    assert 'id="announcement"' not in page and 'id="entries"' not in page
