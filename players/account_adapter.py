@@ -16,6 +16,7 @@ from allauth.account.models import EmailAddress
 from allauth.account.stages import EmailVerificationStage
 from allauth.core import context as allauth_context
 from django.contrib.sites.shortcuts import get_current_site
+from django.urls import reverse
 from django.utils.translation import get_language
 
 from players.accounts import account_language_remember
@@ -37,6 +38,10 @@ class AccountAdapter(DefaultAccountAdapter):
         rendered = {"request": request, "email": email, "current_site": get_current_site(request)}
         rendered.update(context)
         email_later(self.render_mail(template_prefix, email, rendered))
+
+    def get_email_verification_redirect_url(self, email_address) -> str:
+        """A confirmed address lands on the account page, where finding one's record is the next step."""
+        return reverse("account")
 
     def get_login_stages(self) -> list[str]:
         stages = super().get_login_stages()
