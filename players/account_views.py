@@ -92,6 +92,18 @@ def attempted_username(request, credentials: dict) -> str:
     return login
 
 
+class SignInForm(LoginForm):
+    """allauth's form (an email address or a username, and the password), in the site's words."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["login"].label = _("Email address or username")
+        self.fields["login"].widget.attrs.pop("placeholder", None)
+        self.fields["password"].widget.attrs.pop("placeholder", None)
+        if "remember" in self.fields:
+            self.fields["remember"].label = _("Stay signed in on this device")
+
+
 def locked_out(request, original_response=None, credentials=None):
     """django-axes' answer to a locked-out attempt: the sign-in page, saying why, with status 429. The form is
     not bound: validating it would authenticate again, and count one more failure."""
@@ -100,7 +112,7 @@ def locked_out(request, original_response=None, credentials=None):
         request,
         "account/login.html",
         {
-            "form": LoginForm(request=request, initial={"login": login}),
+            "form": SignInForm(request=request, initial={"login": login}),
             "locked_out": LOCKED_OUT,
             "redirect_field_name": "next",
             "redirect_field_value": request.POST.get("next") or request.GET.get("next", ""),

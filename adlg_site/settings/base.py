@@ -167,10 +167,13 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+# A new player, once their address is confirmed, lands on their account page: finding their record is next.
+ACCOUNT_SIGNUP_REDIRECT_URL = "account"
 ACCOUNT_LOGIN_ON_PASSWORD_RESET = False
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "AdlG · "
 ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS = 3
+ACCOUNT_FORMS = {"login": "players.account_views.SignInForm"}
 # allauth's limits live in the cache and refuse everything when Redis is down (after waiting a second for a
 # lock). Sign-in is django-axes' to throttle, in the database: allauth's sign-in limits are off, so sign-in works
 # without Redis as before. Its limits on what sends email (sign-ups, reset and confirmation emails, address
