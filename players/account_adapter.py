@@ -12,6 +12,10 @@ admin (the board's, referees') sign in with their usernames without an address t
 from __future__ import annotations
 
 from allauth.account.adapter import DefaultAccountAdapter
+
+# allauth's internals first: importing its stages before them is a circular import (the worker, which loads no
+# allauth view, hit it).
+from allauth.account.internal import flows  # noqa: F401, I001
 from allauth.account.models import EmailAddress
 from allauth.account.stages import EmailVerificationStage
 from allauth.core import context as allauth_context

@@ -6,6 +6,9 @@ the request ends."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from allauth.account.models import EmailAddress
@@ -145,3 +148,14 @@ def test_failed_sign_ins_by_address_and_by_username_count_for_one_account(client
                            REMOTE_ADDR="203.0.113.5")
     assert response.status_code == 429
     assert "Too many failed sign-in attempts" in response.content.decode()
+
+
+def test_the_worker_loads_the_adapter_without_any_allauth_page_loaded_before():
+    """The worker loads no URL configuration: the adapter must import on its own (allauth's stages, imported
+    before its internals, are a circular import)."""
+    code = ("import django; django.setup(); import players.account_adapter, players.tasks, ratings.tasks; "
+            "print('loaded')")
+    done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2], capture_output=True,
+                          text=True, timeout=60, env={"PATH": "/usr/bin:/bin",
+                                                      "DJANGO_SETTINGS_MODULE": "adlg_site.settings.local"})
+    assert done.stdout.strip() == "loaded", done.stderr[-2000:]
