@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from players import permissions
 from players.audit import audit_entries, change_lines
-from players.claims import ClaimError, claim_confirm, claim_refuse, claims_pending, player_unlink
+from players.claims import ClaimError, claim_confirm, claim_refuse, claims_pending, confirmed_email, player_unlink
 from players.governance import (
     GovernanceError,
     merge_conflicts,
@@ -403,6 +403,7 @@ def claims(request):
         claim.record = _record(claim.player)
         claim.rivals = sum(1 for other in queue if other.player_id == claim.player_id) - 1
         claim.form = ClaimDecisionForm(prefix=f"claim{claim.pk}")
+        claim.address = confirmed_email(claim.user) or claim.user.get_username()
     query = (request.GET.get("q") or "").strip()[:80]
     linked = Player.objects.filter(user__isnull=False).select_related("user", "club").order_by("last_name", "id")
     if query.isdigit():
