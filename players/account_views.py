@@ -1,4 +1,8 @@
-"""Sign in and out. Every sign-in, this page's and the admin's, is throttled by django-axes (settings: AXES_*).
+"""Sign in and out, and a player's own account: its page, linking it to a federation record, the data the site
+holds on its player, closing it. Signing up, confirming an address and resetting a password are
+django-allauth's pages (mounted beside these at /accounts/, styled by templates/account/ and templates/allauth/).
+
+Every sign-in, this page's and the admin's, is throttled by django-axes (settings: AXES_*).
 
 Terms:
 - *client address*: where the request comes from, as this site can trust it: REMOTE_ADDR, or behind reverse
@@ -7,24 +11,51 @@ Terms:
   read.
 - *lockout*: after AXES_FAILURE_LIMIT failed sign-ins of one account from one client address, every attempt of
   that pair is refused, even with the right password, until AXES_COOLOFF_TIME has passed. The counts are rows in
-  the database (django-axes' default handler), so sign-in does not depend on Redis.
+  the database (django-axes' default handler), so sign-in does not depend on Redis. An account is counted as
+  one whether it is named by its username or by one of its email addresses.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import json
 
+from allauth.account import views as allauth_views
+from allauth.account.forms import LoginForm
+from allauth.account.models import EmailAddress
+from django import forms
 from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import AuthenticationForm
-from django.shortcuts import render
-from django.urls import NoReverseMatch, reverse
-from django.utils.translation import gettext_lazy as _
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch
+from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from players import permissions
-from tournaments.live.selectors import referees_a_live_run
+from players.accounts import AccountError, account_close, account_settings, account_settings_save, close_problem
+from players.claims import (
+    ClaimError,
+    account_claims,
+    claim_ask,
+    claim_cancel,
+    claim_problem,
+    confirmed_email,
+    player_claim_by_token,
+    record_problem,
+)
+from players.models import Player, PlayerClaim
+from players.selectors import player_search
+from ratings.player_data import player_data
+from ratings.selectors import country_name
 
-LOCKED_OUT = _("Too many failed sign-in attempts. Wait 15 minutes, then try again.")
+LOCKED_OUT = gettext_lazy("Too many failed sign-in attempts. Wait 15 minutes, then try again.")
+CLAIM_RESULTS = 30
 
 
 def client_address(request) -> str:
@@ -46,26 +77,45 @@ def client_address(request) -> str:
 
 
 def attempted_username(request, credentials: dict) -> str:
-    """The username as counted: 'Board', 'board ' and 'BOARD' are one account's attempts."""
-    username = (credentials or {}).get("username") or ""
-    return str(username).strip().casefold()
+    """The account as counted: 'Board', 'board ' and 'BOARD' are one account's attempts, and so is an email
+    address of that account (allauth passes {"email": …, "username": …} for an address, {"username": …} for a
+    name; the admin {"username": …})."""
+    credentials = credentials or {}
+    login = credentials.get("email") or credentials.get("username") or ""
+    if not login and request is not None and request.method == "POST":
+        login = request.POST.get("login") or request.POST.get("username") or ""
+    login = str(login).strip().casefold()
+    if "@" in login:
+        owner = (EmailAddress.objects.filter(email__iexact=login).values_list("user__username", flat=True).first())
+        if owner:
+            return owner.casefold()
+    return login
 
 
-class SignInForm(AuthenticationForm):
-    """Django's form; the lockout is django-axes' business (locked_out below)."""
+class SignInForm(LoginForm):
+    """allauth's form (an email address or a username, and the password), in the site's words."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["login"].label = _("Email address or username")
+        self.fields["login"].widget.attrs.pop("placeholder", None)
+        self.fields["password"].widget.attrs.pop("placeholder", None)
+        if "remember" in self.fields:
+            self.fields["remember"].label = _("Stay signed in on this device")
 
 
 def locked_out(request, original_response=None, credentials=None):
     """django-axes' answer to a locked-out attempt: the sign-in page, saying why, with status 429. The form is
     not bound: validating it would authenticate again, and count one more failure."""
-    username = str((credentials or {}).get("username") or request.POST.get("username") or "")
+    login = str(request.POST.get("login") or request.POST.get("username") or "")
     return render(
         request,
-        "registration/login.html",
+        "account/login.html",
         {
-            "form": SignInForm(request, initial={"username": username}),
+            "form": SignInForm(request=request, initial={"login": login}),
             "locked_out": LOCKED_OUT,
-            "next": request.POST.get("next") or request.GET.get("next", ""),
+            "redirect_field_name": "next",
+            "redirect_field_value": request.POST.get("next") or request.GET.get("next", ""),
         },
         status=429,
     )
@@ -75,32 +125,18 @@ def locked_out(request, original_response=None, credentials=None):
 OWN_PAGES = ("/referee/", "/board/", "/admin/")
 
 
-class LoginView(auth_views.LoginView):
-    """Sign in. A referee lands on their tournament day's pages (referee:live_home, their tournament running live
-    first), unless the sign-in came from one of the pages of the signed-in (`next` under OWN_PAGES); a player, a
-    board member or any other account lands where they were (`next`, which the sign-in link carries)."""
-
-    form_class = SignInForm
-    template_name = "registration/login.html"
-    redirect_authenticated_user = True
+class LoginView(allauth_views.LoginView):
+    """allauth's sign-in (a username or an email address, and the password), throttled by django-axes. A `next`
+    among the signed-in's own pages (OWN_PAGES) is where it goes back; otherwise the account's adapter decides
+    once the user is known (players.account_adapter: a referee lands on their tournament day's pages, anyone else
+    where they were)."""
 
     def get_success_url(self):
-        url = self.get_redirect_url()
-        if url and url.startswith(OWN_PAGES):
-            return url
-        user = self.request.user
-        if permissions.is_referee(user) and (not permissions.is_board(user) or referees_a_live_run(user)):
-            try:
-                return reverse("referee:live_home")
-            except NoReverseMatch:  # the referee's pages are not mounted
-                pass
-        return url or self.get_default_redirect_url()
-
-    def get_default_redirect_url(self):
         try:
-            return super().get_default_redirect_url()
+            url = super().get_success_url()
         except NoReverseMatch:  # the public home page is not mounted (yet)
-            return "/"
+            url = None
+        return url if url and url.startswith(OWN_PAGES) else None
 
 
 class LogoutView(auth_views.LogoutView):
@@ -111,3 +147,174 @@ class LogoutView(auth_views.LogoutView):
             return super().get_success_url()
         except NoReverseMatch:
             return "/"
+
+
+# --- the account page --------------------------------------------------------------------------------------------
+
+
+class SettingsForm(forms.Form):
+    rating_emails = forms.BooleanField(
+        label=gettext_lazy("Email me when a tournament I played is rated, with my new rating"), required=False)
+    language = forms.ChoiceField(label=gettext_lazy("Language of the emails"), choices=settings.LANGUAGES)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_page(request):
+    """The account's page: its player record (or how to claim it), its emails, its sanctions, its data."""
+    user = request.user
+    current = account_settings(user)
+    form = SettingsForm(request.POST if request.method == "POST" else None,
+                        initial={"rating_emails": current.rating_emails, "language": current.language})
+    if request.method == "POST" and form.is_valid():
+        account_settings_save(user=user, rating_emails=form.cleaned_data["rating_emails"],
+                              language=form.cleaned_data["language"])
+        messages.success(request, _("Your email settings are saved."))
+        return redirect("account")
+    player = Player.objects.filter(user=user).select_related("club", "country").first()
+    claims = list(account_claims(user)[:10])
+    pending = next((claim for claim in claims if claim.status == PlayerClaim.PENDING), None)
+    last = claims[0] if claims else None
+    return render(request, "account/me.html", {
+        "player": player,
+        "country": country_name(player.country, get_language()) if player else "",
+        "pending": pending,
+        "refused": last if last is not None and last.status in (PlayerClaim.REFUSED, PlayerClaim.UNDONE) else None,
+        "claims": claims,
+        "email": confirmed_email(user),
+        "addresses": EmailAddress.objects.filter(user=user).order_by("-primary", "email"),
+        "form": form,
+        "sanctions": permissions.own_sanctions(user).select_related("tournament"),
+        "close_problem": close_problem(user),
+    })
+
+
+@login_required
+@require_safe
+def account_data(request):
+    """Everything the site holds on the account and its player, as a JSON file."""
+    data = player_data(user=request.user)
+    body = json.dumps(data, ensure_ascii=False, indent=2, sort_keys=False)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    stamp = timezone.localdate().isoformat()
+    response["Content-Disposition"] = f'attachment; filename="adlg-my-data-{stamp}.json"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+# --- claiming a record -------------------------------------------------------------------------------------------
+
+
+class ClaimForm(forms.Form):
+    message = forms.CharField(
+        label=gettext_lazy("A word for the board (optional)"), required=False, max_length=500,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=gettext_lazy("Where and when you played, your club: whatever helps the board recognise you."))
+
+
+@login_required
+@require_safe
+def claim_search(request):
+    """Find one's record by name (or ID) and ask for it."""
+    query = (request.GET.get("q") or "").strip()[:80]
+    results, problem = [], None
+    if query:
+        if query.isdigit() and len(query) <= 9:
+            record = Player.objects.filter(pk=int(query)).first()
+            problem = record_problem(record) if record is not None else None
+        if problem is None:
+            results = list(player_search(query=query)[:CLAIM_RESULTS + 1])
+            language = get_language()
+            for player in results:
+                player.country_name = country_name(player.country, language)
+    return render(request, "account/claim.html", {
+        "query": query, "results": results[:CLAIM_RESULTS], "more": len(results) > CLAIM_RESULTS,
+        "problem": problem, "linked": permissions.player_of(request.user),
+        "pending": PlayerClaim.objects.filter(user=request.user, status=PlayerClaim.PENDING)
+        .select_related("player").first(),
+    })
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def claim_ask_view(request, player_id: int):
+    """The record, what happens next, and the request (or why it cannot be made)."""
+    player = get_object_or_404(Player.objects.select_related("club", "country"), pk=player_id)
+    form = ClaimForm(request.POST or None)
+    problem = claim_problem(user=request.user, player=player)
+    if request.method == "POST" and problem is None and form.is_valid():
+        try:
+            claim_ask(user=request.user, player=player, message=form.cleaned_data["message"])
+        except ClaimError as exc:
+            problem = str(exc)
+        else:
+            messages.success(request, _("Your request is sent: the technical board checks it and links your account "
+                                        "to record %(id)s. You will see its answer on this page.") % {"id": player.pk})
+            return redirect("account")
+    return render(request, "account/claim_ask.html", {
+        "player": player, "country": country_name(player.country, get_language()), "form": form,
+        "problem": problem,
+    })
+
+
+@login_required
+@require_POST
+def claim_cancel_view(request):
+    if claim_cancel(user=request.user) is not None:
+        messages.success(request, _("Your request is cancelled."))
+    return redirect("account")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def claim_token_view(request, token: str):
+    """A tournament day's private link, opened by a signed-in account: linked at once (players.claims).
+    GET shows what will happen; POST does it (a link a browser prefetches must not spend the token)."""
+    if request.method == "POST":
+        try:
+            player = player_claim_by_token(user=request.user, token=token)
+        except ClaimError as exc:
+            return render(request, "account/claim_token.html", {"problem": str(exc)}, status=400)
+        messages.success(request, _("Your account is linked to record %(id)s (%(name)s).") % {
+            "id": player.pk, "name": player.full_name})
+        return redirect("account")
+    return render(request, "account/claim_token.html", {"linked": permissions.player_of(request.user)})
+
+
+# --- closing the account -----------------------------------------------------------------------------------------
+
+
+class CloseForm(forms.Form):
+    password = forms.CharField(label=gettext_lazy("Your password"), strip=False,
+                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+    confirm = forms.BooleanField(label=gettext_lazy("Close my account for good"))
+
+    def __init__(self, *args, user=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("This is not your password."))
+        return password
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_close_view(request):
+    user = request.user
+    problem = close_problem(user)
+    form = CloseForm(request.POST or None, user=user)
+    if request.method == "POST" and problem is None and form.is_valid():
+        try:
+            player_id = account_close(user=user)
+        except AccountError as exc:
+            problem = str(exc)
+        else:
+            logout(request)
+            messages.success(request, _("Your account is closed. Your results stay in the federation's "
+                                        "history.") if player_id else _("Your account is closed."))
+            return redirect("home")
+    return render(request, "account/close.html", {"form": form, "problem": problem,
+                                                  "player": permissions.player_of(user)})

@@ -16,6 +16,9 @@ urlpatterns = [
     path("tournaments/<int:pk>/override/", board_views.override, name="tournament_override"),
     path("tournaments/<int:pk>/withdraw/", board_views.withdraw, name="tournament_withdraw"),
     path("tournaments/<int:pk>/exception/", board_views.exception, name="tournament_exception"),
+    path("claims/", board_views.claims, name="claims"),
+    path("claims/<int:pk>/decide/", board_views.claim_decide, name="claim_decide"),
+    path("players/<int:player_id>/unlink/", board_views.unlink, name="player_unlink"),
     path("audit/", board_views.audit, name="audit"),
     path("", include("tournaments.registration_urls")),
 ]

@@ -18,10 +18,11 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from players import permissions
 from players.audit import audit_entries, change_lines
+from players.claims import ClaimError, claim_confirm, claim_refuse, claims_pending, confirmed_email, player_unlink
 from players.governance import (
     GovernanceError,
     merge_conflicts,
@@ -30,7 +31,7 @@ from players.governance import (
     sanction_give,
     sanction_withdraw,
 )
-from players.models import AuditEntry, Player, RetiredId, Sanction
+from players.models import AuditEntry, Player, PlayerClaim, RetiredId, Sanction
 from players.services import next_free_id_preview
 from ratings.models import ReplayRequest
 from rules.names import MAX_QUERY, id_query
@@ -152,6 +153,16 @@ class ExceptionForm(forms.Form):
         if cleaned.get("approved") and not (cleaned.get("reason") or "").strip():
             self.add_error("reason", _("Give the reason for the exception."))
         return cleaned
+
+
+class ClaimDecisionForm(forms.Form):
+    reason = forms.CharField(label=gettext_lazy("Reason (required to refuse; the player reads it)"), required=False,
+                             max_length=500, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class UnlinkForm(forms.Form):
+    reason = forms.CharField(label=gettext_lazy("Reason for undoing the link (kept in the audit log)"),
+                             max_length=500, widget=forms.Textarea(attrs={"rows": 3}))
 
 
 class AuditFilterForm(forms.Form):
@@ -383,6 +394,70 @@ def exception(request, tournament):
         "tournament": tournament, "form": form,
         "failures": [registration_message(code, params, language) for code, params in failures],
     })
+
+
+@permissions.rule_required(permissions.is_board)
+@require_safe
+def claims(request):
+    """The queue of accounts asking to be linked to a record, oldest first, each with what the board needs to
+    recognise the person; and the accounts linked already, found by the player's name or ID, to undo a link."""
+    queue = list(claims_pending())
+    for claim in queue:
+        claim.record = _record(claim.player)
+        claim.rivals = sum(1 for other in queue if other.player_id == claim.player_id) - 1
+        claim.form = ClaimDecisionForm(prefix=f"claim{claim.pk}")
+        claim.address = confirmed_email(claim.user) or claim.user.get_username()
+    query = (request.GET.get("q") or "").strip()[:80]
+    linked = Player.objects.filter(user__isnull=False).select_related("user", "club").order_by("last_name", "id")
+    if query.isdigit():
+        linked = linked.filter(pk=int(query))
+    elif query:
+        linked = linked.filter(Q(last_name__icontains=query) | Q(first_name__icontains=query)
+                               | Q(user__email__icontains=query) | Q(user__emailaddress__email__icontains=query))
+    recent = (PlayerClaim.objects.exclude(status=PlayerClaim.PENDING).select_related("player", "decided_by")
+              .order_by("-decided_at", "-id")[:20])
+    return render(request, "board/claims.html", {
+        "queue": queue, "query": query, "linked": linked.distinct()[:50], "recent": recent,
+    })
+
+
+@permissions.rule_required(permissions.is_board)
+@require_POST
+def claim_decide(request, pk: int):
+    claim = get_object_or_404(PlayerClaim, pk=pk)
+    form = ClaimDecisionForm(request.POST, prefix=f"claim{pk}")
+    decision = request.POST.get("decision")
+    if not form.is_valid() or decision not in ("confirm", "refuse"):
+        messages.error(request, _("Choose to confirm or to refuse the request."))
+        return redirect("board:claims")
+    try:
+        if decision == "confirm":
+            claim_confirm(claim=claim, user=request.user)
+            messages.success(request, _("Record %(id)s is linked to the account that asked for it.")
+                             % {"id": claim.player_id})
+        else:
+            claim_refuse(claim=claim, user=request.user, reason=form.cleaned_data["reason"])
+            messages.success(request, _("The request for record %(id)s is refused.") % {"id": claim.player_id})
+    except ClaimError as exc:
+        messages.error(request, str(exc))
+    return redirect("board:claims")
+
+
+@permissions.rule_required(permissions.is_board)
+@require_http_methods(["GET", "POST"])
+def unlink(request, player_id: int):
+    player = get_object_or_404(Player.objects.select_related("user", "club", "country"), pk=player_id)
+    form = UnlinkForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player_unlink(player=player, user=request.user, reason=form.cleaned_data["reason"])
+        except ClaimError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("The link between record %(id)s and its account is undone.")
+                             % {"id": player.pk})
+            return redirect("board:claims")
+    return render(request, "board/unlink.html", {"player": player, "form": form, "record": _record(player)})
 
 
 @permissions.rule_required(permissions.is_board)

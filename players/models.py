@@ -218,3 +218,112 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.object_type} {self.object_id}"
+
+
+# --- players' own accounts (players.claims, players.accounts) ---------------------------------------------------
+
+
+class AccountSettings(models.Model):
+    """What an account chooses for itself: the language of its emails, and whether to hear that a tournament of
+    its player was rated (on unless turned off). An account without a row has the defaults."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account_settings")
+    rating_emails = models.BooleanField(_("email me when a tournament I played is rated"), default=True)
+    language = models.CharField(_("language of the emails"), max_length=8, choices=settings.LANGUAGES,
+                                default=settings.LANGUAGE_CODE)
+
+    class Meta:
+        verbose_name = _("account settings")
+        verbose_name_plural = _("account settings")
+
+    def __str__(self) -> str:
+        return f"settings of account {self.user_id}"
+
+
+class PlayerClaim(models.Model):
+    """An account asks to be linked to a federation record. The board confirms or refuses it, or a private token
+    of a tournament day the player played confirms it at once (ClaimToken). The link itself is Player.user; a
+    claim is its history: who asked, how it was decided, by whom, why."""
+
+    PENDING = "pending"
+    CONFIRMED = "confirmed"
+    REFUSED = "refused"
+    CANCELLED = "cancelled"
+    UNDONE = "undone"
+    STATUS_CHOICES = [
+        (PENDING, _("waiting for the board")),
+        (CONFIRMED, _("confirmed")),
+        (REFUSED, _("refused")),
+        (CANCELLED, _("cancelled")),
+        (UNDONE, _("link undone by the board")),
+    ]
+    BY_BOARD = "board"
+    BY_TOKEN = "token"  # noqa: S105 - a kind of confirmation, not a secret
+    VIA_CHOICES = [(BY_BOARD, _("the board")), (BY_TOKEN, _("a tournament day's private link"))]
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                             related_name="player_claims", verbose_name=_("account"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims", verbose_name=_("player"))
+    status = models.CharField(_("status"), max_length=10, choices=STATUS_CHOICES, default=PENDING)
+    via = models.CharField(_("confirmed by"), max_length=10, choices=VIA_CHOICES, default=BY_BOARD)
+    message = models.CharField(_("message to the board"), max_length=500, blank=True)
+    reason = models.CharField(_("reason"), max_length=500, blank=True)
+    created_at = models.DateTimeField(_("asked at"), auto_now_add=True)
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+", verbose_name=_("decided by"))
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("claim of a player record")
+        verbose_name_plural = _("claims of player records")
+        constraints = [
+            # One question at a time per account: a second record is asked for once the first is settled.
+            models.UniqueConstraint(fields=["user"], condition=models.Q(status="pending"),
+                                    name="one_pending_claim_per_account"),
+        ]
+
+    def __str__(self) -> str:
+        return f"claim #{self.pk}: account {self.user_id} → player {self.player_id} ({self.status})"
+
+
+class ClaimToken(models.Model):
+    """A private, single-use proof that whoever holds it is this player: handed out on a tournament day the player
+    played (their private link), it links the account that presents it at once (players.claims
+    .player_claim_by_token). Only a SHA-256 digest of the secret is stored; the secret is shown once."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claim_tokens",
+                               verbose_name=_("player"))
+    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+", verbose_name=_("tournament"))
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires at"))
+    used_at = models.DateTimeField(_("used at"), null=True, blank=True)
+    used_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                related_name="+")
+
+    class Meta:
+        verbose_name = _("claim token")
+        verbose_name_plural = _("claim tokens")
+
+    def __str__(self) -> str:
+        return f"claim token #{self.pk} of player {self.player_id}"
+
+
+class RatingNotice(models.Model):
+    """"Your tournament was rated": one row per tournament, written by the replay that first rates it
+    (ratings.services); the worker sends the emails and stamps `sent_at` before it sends, so a tournament's
+    emails go out once, whatever replays follow."""
+
+    tournament = models.OneToOneField("tournaments.Tournament", on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    recipients = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("rating email")
+        verbose_name_plural = _("rating emails")
+
+    def __str__(self) -> str:
+        return f"rating email of tournament {self.tournament_id}"

@@ -13,7 +13,9 @@ board, and by a referee only for players registered in a tournament that referee
 registration made on or after the first day, by a result sheet say, shows nothing: any referee can send a sheet
 listing anyone), and only until a week after it ends (``end_date + CARDS_AFTER_END >= today``). Every card a
 referee is shown is written to the audit log (the cards page does it). A yellow card past its expiry date is
-shown to nobody but the board (the nightly task erases it). The reason of a sanction is the board's alone.
+shown to nobody but the board (the nightly task erases it). A player signed in with a linked account sees their
+own sanctions, with their reasons (their account page, their data), never another's and never who recorded
+them. Otherwise the reason of a sanction is the board's alone.
 Nobody but the board sees exclusions' reasons; an exclusion itself is visible publicly only as the player's
 absence.
 
@@ -25,7 +27,8 @@ What others import:
     is_board(user)                                  the board's decisions (sanctions, merges, IDs, overrides,
                                                     exceptions, withdrawn results, closed years, the audit log)
     is_referee(user)                                is_referee_of(user, tournament)
-    player_of(user) -> Player | None
+    player_of(user) -> Player | None                the one answer to "which player is this account?"
+    own_sanctions(user) -> Sanction queryset        a player's own, for their account page and their data
     can_view_sanctions(user, player, *, today=None) can_view_tournament_cards(user, tournament, *, today=None)
     visible_sanctions(user, qs=None, *, today=None) -> Sanction queryset (empty when nothing may be seen)
     can_manage_tournament(user, tournament)         its sheets, corrections and tournament day
@@ -120,6 +123,16 @@ def visible_sanctions(user, qs: QuerySet | None = None, *, today: date | None = 
         qs.filter(kind__in=[Sanction.YELLOW, Sanction.RED], player_id__in=refereed_players)
         .exclude(kind=Sanction.YELLOW, expires_on__lt=today)
     )
+
+
+def own_sanctions(user, *, today: date | None = None) -> QuerySet:
+    """The sanctions of the player this account is linked to, as the player sees them on their account page and
+    in their data: their own, never another's. A yellow card past its expiry is gone for them as for everyone
+    but the board. Who recorded a sanction is never shown to the player (the pages and the export leave it out)."""
+    player = player_of(user)
+    if player is None:
+        return Sanction.objects.none()
+    return Sanction.objects.filter(player=player).exclude(kind=Sanction.YELLOW, expires_on__lt=_today(today))
 
 
 def can_view_sanctions(user, player, *, today: date | None = None) -> bool:

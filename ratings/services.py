@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ratings.models import RatingSystem, ReplayLock, ReplayRequest
+from ratings.notifications import rating_notices_record
 from ratings.replay import ReplaySummary, ratings_replay
 from tournaments.models import Sheet
 
@@ -67,8 +68,11 @@ def replay_failed(*, system_code: str, error: str) -> None:
 
 
 def _mark_sheets_published(request_ids: list[int]) -> None:
-    Sheet.objects.filter(replay_request_id__in=request_ids, status__in=[Sheet.IMPORTED, Sheet.FAILED]).update(
-        status=Sheet.REPLAYED)
+    """The sheets these requests followed are published: their tournaments are rated, and the players with an
+    account hear of it once (ratings.notifications; the worker sends after this transaction commits)."""
+    sheets = Sheet.objects.filter(replay_request_id__in=request_ids, status__in=[Sheet.IMPORTED, Sheet.FAILED])
+    rating_notices_record(sheets.exclude(tournament=None).values_list("tournament_id", flat=True))
+    sheets.update(status=Sheet.REPLAYED)
 
 
 def replay_from_scratch(*, system: RatingSystem) -> ReplaySummary:

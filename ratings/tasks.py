@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from ratings.closing import year_close
 from ratings.models import ReplayRequest
+from ratings.notifications import rating_emails_send
 from ratings.requests import requests_failed_retried
 from ratings.services import ReplayBusy, replay_failed, replay_pending
 from tournaments.fact_checks import faulty_games
@@ -32,7 +33,10 @@ RETRY_FAILED_AFTER = timedelta(hours=1)
 def replay_system(self, system_code: str) -> int:
     """Replay what is pending for one system. A busy lock means another run will pick the requests up."""
     try:
-        return len(replay_pending(system_code=system_code))
+        summaries = replay_pending(system_code=system_code)
+        if summaries:
+            _enqueue_rating_emails()
+        return len(summaries)
     except ReplayBusy:
         logger.info("replay of %s already running; its loop takes the new requests", system_code)
         return 0
@@ -87,6 +91,22 @@ def _send(system_code: str) -> None:
         replay_system.delay(system_code)
     except Exception:  # the broker is down: the periodic sweep will enqueue the pending request again
         logger.exception("could not enqueue the replay of %s; the sweep will retry", system_code)
+
+
+@shared_task(acks_late=True)
+def send_rating_emails() -> int:
+    """"Your tournament was rated": the emails of the tournaments replays have rated (ratings.notifications),
+    enqueued after each replay that published something, and every few minutes by beat for what a lost message
+    left behind."""
+    return rating_emails_send()
+
+
+def _enqueue_rating_emails() -> None:
+    """After the replay committed; a broker or mail server down never fails the replay (beat sends later)."""
+    try:
+        send_rating_emails.delay()
+    except Exception:
+        logger.exception("could not enqueue the rating emails; beat will send them")
 
 
 @shared_task(acks_late=True)

@@ -8,7 +8,16 @@ from pathlib import Path
 
 from celery.schedules import crontab
 
-from adlg_site.env import env_bool, env_int, env_list, parse_database_url, validate_redis_url
+from adlg_site.env import (
+    env_bool,
+    env_email,
+    env_int,
+    env_list,
+    env_url,
+    parse_database_url,
+    parse_email_url,
+    validate_redis_url,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -29,6 +38,8 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "axes",
+    "allauth",
+    "allauth.account",
     "players",
     "tournaments",
     "ratings",
@@ -46,14 +57,17 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
 
-# Every sign-in (the site's and the admin's) goes through authenticate(), where django-axes counts failures.
+# Every sign-in (the site's, django-allauth's, and the admin's) goes through authenticate(), where django-axes
+# counts failures before any password is checked. allauth's backend is Django's ModelBackend that also takes an
+# email address: players sign in with their email, the board and referees with their usernames (either works).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 # 5 failed sign-ins of one account from one client address lock that pair out for 15 minutes, even with the
 # right password; a success clears the count. Per account *and* address: someone guessing a board member's
@@ -105,6 +119,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "players.context_processors.account",
             ],
         },
     },
@@ -141,6 +156,45 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# Players' own accounts (django-allauth, its account app only: no social providers). A player signs up with an
+# email address, which must be confirmed before the first sign-in; the board and referees keep their usernames
+# (accounts made in the admin, which have no address to confirm: players.account_adapter). Every message leaves
+# through the worker, never inside the request (players.account_adapter.AccountAdapter.send_mail).
+ACCOUNT_ADAPTER = "players.account_adapter.AccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+# A new player, once their address is confirmed, lands on their account page: finding their record is next.
+ACCOUNT_SIGNUP_REDIRECT_URL = "account"
+ACCOUNT_LOGIN_ON_PASSWORD_RESET = False
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "AdlG · "
+ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS = 3
+ACCOUNT_FORMS = {"login": "players.account_views.SignInForm"}
+# allauth's limits live in the cache and refuse everything when Redis is down (after waiting a second for a
+# lock). Sign-in is django-axes' to throttle, in the database: allauth's sign-in limits are off, so sign-in works
+# without Redis as before. Its limits on what sends email (sign-ups, reset and confirmation emails, address
+# changes) stay: without Redis the worker's queue is down too, and no email could leave anyway.
+ACCOUNT_RATE_LIMITS = {"login_failed": None, "login": None}
+
+# Email (EMAIL_URL, adlg_site.env.parse_email_url): the console locally, the federation's SMTP server in
+# production (where it is required). Sent by the worker only (players.tasks.send_email).
+_EMAIL = parse_email_url(os.environ.get("EMAIL_URL") or "console://")
+EMAIL_BACKEND = _EMAIL["EMAIL_BACKEND"]
+EMAIL_HOST = _EMAIL.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = _EMAIL.get("EMAIL_PORT", 25)
+EMAIL_HOST_USER = _EMAIL.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = _EMAIL.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _EMAIL.get("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = _EMAIL.get("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = _EMAIL.get("EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = env_email("EMAIL_FROM", "AdlG Federation <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The site's address as emails the worker writes link to it (no request there to read it from).
+SITE_URL = env_url("SITE_URL", "http://127.0.0.1:8000")
 
 # Result sheets are refused above 5 MB (RESULT_SHEET.md); the request body limit stops bigger uploads
 # before Django reads them into memory.
@@ -242,6 +296,12 @@ CELERY_BEAT_SCHEDULE = {
     "expire-yellow-cards": {
         "task": "players.tasks.expire_yellow_cards",
         "schedule": crontab(minute=15, hour=3),
+    },
+    # "Your tournament was rated": the replay records which tournaments it rated; this sends what a lost
+    # message left behind (the replay's task enqueues the sending itself).
+    "send-rating-emails": {
+        "task": "ratings.tasks.send_rating_emails",
+        "schedule": 300.0,
     },
 }
 

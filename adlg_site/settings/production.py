@@ -5,7 +5,7 @@ import re
 
 from django.core.exceptions import ImproperlyConfigured
 
-from adlg_site.env import env_bool, env_list
+from adlg_site.env import env_bool, env_email, env_list, env_url
 
 from .base import *  # noqa: F403
 
@@ -24,6 +24,14 @@ if re.search(r"change[-_ ]?me|placeholder|example|insecure|not[-_ ]?secret", SEC
 if "ALLOWED_HOSTS" not in os.environ:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set in production (comma-separated host names).")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [])
+# Players confirm their address and reset their password by email: a deployment that cannot send mail says so now.
+if not os.environ.get("EMAIL_URL", "").strip():
+    raise ImproperlyConfigured(
+        "EMAIL_URL must be set in production: smtp://user:pass@host:587?tls=1 (or console:// to log messages)."
+    )
+DEFAULT_FROM_EMAIL = env_email("EMAIL_FROM", f"AdlG Federation <noreply@{ALLOWED_HOSTS[0].lstrip('.')}>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+SITE_URL = env_url("SITE_URL", f"https://{ALLOWED_HOSTS[0].lstrip('.')}")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [f"https://{host}" for host in ALLOWED_HOSTS])
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

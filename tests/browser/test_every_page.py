@@ -84,6 +84,8 @@ def public_pages(d: Data) -> list[Page]:
         Page("championship-country", f"/championship/{d.year}/countries/{d.country}/"),
         Page("api-docs", "/api/docs/"),
         Page("login", "/accounts/login/"),
+        Page("signup", "/accounts/signup/"),
+        Page("password-reset", "/accounts/password/reset/"),
         Page("not-found", "/no-such-page/", status=404),
     ]
 
@@ -120,6 +122,7 @@ def board_pages(d: Data) -> list[Page]:
         Page("merge", "/board/merge/", role="board"),
         Page("merge-confirm", f"/board/merge/?keep={d.player}&duplicate={d.other}", role="board"),
         Page("ids", "/board/ids/", role="board"),
+        Page("claims", "/board/claims/", role="board"),
         Page("board-tournaments", "/board/tournaments/", role="board"),
         Page("override", f"/board/tournaments/{d.adlg_tournament}/override/", role="board"),
         Page("withdraw-results", f"/board/tournaments/{d.adlg_tournament}/withdraw/", role="board"),

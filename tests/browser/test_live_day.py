@@ -52,7 +52,7 @@ def test_a_referee_runs_the_day_on_a_phone_and_a_player_follows_it(live_server, 
 
         # Sign in and start from the calendar tournament.
         page.goto(f"{live_server.url}/accounts/login/?next=/referee/live/")
-        page.fill("input[name=username]", "referee")
+        page.fill("input[name=login]", "referee")
         page.fill("input[name=password]", "referee-pass-123")
         page.click("main button[type=submit]")
         expect(page.get_by_role("heading", name="Run a tournament live")).to_be_visible()

@@ -31,7 +31,7 @@ def test_a_referee_sends_corrects_confirms_and_sees_the_standings(live_server, b
 
     # Sign in, and land on the result-sheet page.
     page.goto(f"{live_server.url}/accounts/login/?next=/referee/")
-    page.fill("input[name=username]", "referee")
+    page.fill("input[name=login]", "referee")
     page.fill("input[name=password]", "referee-pass-123")
     page.click("main button[type=submit]")
     expect(page.get_by_role("heading", name="Send a tournament's results")).to_be_visible()

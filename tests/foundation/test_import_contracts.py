@@ -24,7 +24,8 @@ ALLOWED_LATE_IMPORTS = {
 }
 # The shell: pages, the API, forms, the admin, commands, URLs, tasks, start-up. Everything else is in a layer.
 SHELL_NAMES = {"views", "api", "urls", "forms", "serializers", "filters", "admin", "apps", "tasks", "page_tools",
-               "wsgi", "celery", "env", "command_output", "api_base", "reference_data", "error_views"}
+               "wsgi", "celery", "env", "command_output", "api_base", "reference_data", "error_views",
+               "account_adapter", "context_processors"}
 SHELL_SUFFIXES = ("_views", "_urls", "_forms", "_mixins", "_actions")
 
 

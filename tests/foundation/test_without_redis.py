@@ -50,14 +50,14 @@ def test_the_rating_list_answers_without_redis(client, redis_down):
 
 
 def test_sign_in_works_without_redis(client, referee, redis_down):
-    response = client.post(reverse("login"), {"username": "referee", "password": "referee-pass-123"})
+    response = client.post(reverse("login"), {"login": "referee", "password": "referee-pass-123"})
     assert response.status_code == 302 and "_auth_user_id" in client.session
 
 
 def test_sign_in_is_still_throttled_without_redis(client, referee, redis_down):
     for _ in range(5):
-        client.post(reverse("login"), {"username": "referee", "password": "wrong"})
-    response = client.post(reverse("login"), {"username": "referee", "password": "referee-pass-123"})
+        client.post(reverse("login"), {"login": "referee", "password": "wrong"})
+    response = client.post(reverse("login"), {"login": "referee", "password": "referee-pass-123"})
     assert response.status_code == 429
 
 

@@ -17,7 +17,7 @@ BOARD_RIGHT = "board-pass-123"
 
 
 def _attempt(client, password, username="referee", address="203.0.113.5", **headers):
-    return client.post(reverse("login"), {"username": username, "password": password, "next": "/board/"},
+    return client.post(reverse("login"), {"login": username, "password": password, "next": "/board/"},
                        REMOTE_ADDR=address, **headers)
 
 
@@ -155,7 +155,7 @@ def test_it_refuses_a_login_without_csrf_token(referee):
 
 
 def test_it_does_not_redirect_to_another_site(client, referee):
-    response = client.post(reverse("login"), {"username": "referee", "password": RIGHT,
+    response = client.post(reverse("login"), {"login": "referee", "password": RIGHT,
                                               "next": "https://evil.example/"})
     assert response.status_code == 302
     assert "evil.example" not in response["Location"]

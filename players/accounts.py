@@ -1,0 +1,76 @@
+"""A player's own account: its settings (the emails it wants, in which language) and closing it.
+
+Terms
+-----
+account settings
+    ``AccountSettings``: whether the account hears that a tournament of its player was rated (on unless turned
+    off), and the language of its emails (the page's language when it signed up, then what it chooses).
+closing an account
+    The owner deletes their account: the user row, its addresses and its sessions go; the federation record it
+    was linked to stays (a fact of the federation), unlinked; its requests stay in the history, without the
+    account. Audited. The board's and referees' accounts are the board's to close, in the admin: a referee named
+    on tournaments is a fact of those tournaments.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from players.audit import audit_record
+from players.models import AccountSettings, Player, PlayerClaim
+
+
+class AccountError(ValueError):
+    """A refused step; the message says why and what to do instead."""
+
+
+def account_settings(user) -> AccountSettings:
+    """The account's settings, its defaults when it never saved any (not stored until it does)."""
+    found = AccountSettings.objects.filter(user=user).first()
+    return found or AccountSettings(user=user)
+
+
+def account_settings_save(*, user, rating_emails: bool, language: str) -> AccountSettings:
+    if language not in dict(settings.LANGUAGES):
+        language = settings.LANGUAGE_CODE
+    row, _created = AccountSettings.objects.update_or_create(
+        user=user, defaults={"rating_emails": rating_emails, "language": language})
+    return row
+
+
+def account_language_remember(*, user, language: str) -> None:
+    """At sign-up: the emails speak the language the account was made in, until it chooses."""
+    if language in dict(settings.LANGUAGES):
+        AccountSettings.objects.get_or_create(user=user, defaults={"language": language})
+
+
+def close_problem(user) -> str | None:
+    """Why this account cannot close itself, or None."""
+    if user.is_staff or user.is_superuser:
+        return _("A technical board account is closed by another board member, in the administration.")
+    if user.refereed_tournaments.exists():
+        return _("You are a referee of tournaments on the site: ask the technical board to close your account.")
+    return None
+
+
+def account_close(*, user) -> int | None:
+    """Delete the account; its player record stays, unlinked. Returns the record's ID (None if it had none)."""
+    problem = close_problem(user)
+    if problem:
+        raise AccountError(problem)
+    with transaction.atomic():
+        player = Player.objects.select_for_update().filter(user=user).first()
+        player_id = player.pk if player is not None else None
+        if player is not None:
+            player.user = None
+            player.save(update_fields=["user"])
+        PlayerClaim.objects.filter(user=user, status=PlayerClaim.PENDING).update(status=PlayerClaim.CANCELLED)
+        account = user.pk
+        audit_record(user=None, action="account_close", object_type="auth.User", object_id=str(account),
+                     summary=(f"Account {account} closed by its owner" +
+                              (f"; player {player_id} unlinked, the record kept" if player_id else "")),
+                     changes={"player": player_id} if player_id else {})
+        user.delete()
+    return player_id

@@ -1,0 +1,310 @@
+"""Linking a player's own account to their federation record: the claim, the board's decision, the private token
+of a tournament day, the board undoing a link.
+
+Terms
+-----
+link
+    ``Player.user``: the account that is this player. One account per player and one player per account (the
+    field is one-to-one). ``players.permissions.player_of(user)`` reads it; nothing else decides who a user is.
+claim
+    A ``PlayerClaim``: an account asks to be linked to a record. It waits for the board (``claim_confirm``,
+    ``claim_refuse``), or a private token confirms it at once (``player_claim_by_token``). An account has at most
+    one claim waiting; several accounts may ask for one record, and confirming one refuses the others.
+claim token
+    A ``ClaimToken``: a private secret bound to one player, handed out on a tournament day the player played
+    (their private link); single use, expiring. Only its SHA-256 digest is stored.
+claimable record
+    A public person's record: not the spare, not excluded (the board closed it), not merged into another (the
+    kept record is the one to claim).
+
+Every step writes an audit entry (players.audit). Refusals raise ``ClaimError`` with a message for the person in
+front of the page, in the request's language; audit summaries stay in English.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import datetime, timedelta
+
+from allauth.account.models import EmailAddress
+from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from players.audit import audit_record
+from players.models import ClaimToken, Player, PlayerClaim
+
+# A token handed out on a tournament day stays valid this long after it is made, unless told otherwise.
+TOKEN_LIFETIME = timedelta(days=60)
+MAX_MERGE_HOPS = 10
+
+
+class ClaimError(ValueError):
+    """A refused step; the message says why and what to do instead."""
+
+
+# --- what may be claimed -----------------------------------------------------------------------------------------
+
+
+def confirmed_email(user) -> str | None:
+    """The account's confirmed primary address (or any confirmed one), or None."""
+    rows = EmailAddress.objects.filter(user=user, verified=True).order_by("-primary", "id")
+    return rows.values_list("email", flat=True).first()
+
+
+def _kept_record(player: Player) -> Player:
+    target = player
+    for _hop in range(MAX_MERGE_HOPS):
+        if target.merged_into_id is None:
+            break
+        target = Player.objects.get(pk=target.merged_into_id)
+    return target
+
+
+def record_problem(player: Player) -> str | None:
+    """Why this record cannot be claimed by anyone, or None."""
+    if player.is_spare:
+        return _("ID %(id)s is the spare player of a tournament, not a person.") % {"id": player.pk}
+    if player.merged_into_id is not None:
+        kept = _kept_record(player)
+        return _("Record %(id)s was merged into record %(kept)s, which holds the history now: ask for %(kept)s "
+                 "instead.") % {"id": player.pk, "kept": kept.pk}
+    if player.is_excluded:
+        return _("Record %(id)s is closed by a decision of the technical board: it cannot be linked to an "
+                 "account.") % {"id": player.pk}
+    return None
+
+
+def claim_problem(*, user, player: Player) -> str | None:
+    """Why this account may not ask for this record now, or None: said on the page before the button."""
+    problem = record_problem(player)
+    if problem:
+        return problem
+    linked = Player.objects.filter(user=user).first()
+    if linked is not None:
+        if linked.pk == player.pk:
+            return _("Your account is already linked to record %(id)s.") % {"id": player.pk}
+        return _("Your account is already linked to record %(id)s (%(name)s): one account is one player.") % {
+            "id": linked.pk, "name": linked.full_name}
+    if player.user_id is not None:
+        return _("Record %(id)s is already linked to another account. If that is not yours, write to the technical "
+                 "board.") % {"id": player.pk}
+    if confirmed_email(user) is None:
+        return _("Confirm your email address first: the board answers you there.")
+    waiting = PlayerClaim.objects.filter(user=user, status=PlayerClaim.PENDING).first()
+    if waiting is not None:
+        return _("You already asked for record %(id)s: wait for the board's answer, or cancel that request "
+                 "first.") % {"id": waiting.player_id}
+    return None
+
+
+# --- the player's side -------------------------------------------------------------------------------------------
+
+
+def claim_ask(*, user, player: Player, message: str = "") -> PlayerClaim:
+    """The account asks to be linked to `player`; the board decides (its queue, /board/claims/)."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        problem = claim_problem(user=user, player=player)
+        if problem:
+            raise ClaimError(problem)
+        try:
+            with transaction.atomic():
+                claim = PlayerClaim.objects.create(user=user, player=player, message=(message or "").strip()[:500])
+        except IntegrityError:  # a second tab asked at the same moment
+            raise ClaimError(_("You already asked for a record: wait for the board's answer.")) from None
+        audit_record(user=user, action="claim_ask", obj=claim,
+                     summary=f"Account {user.pk} asks to be linked to player {player.pk}",
+                     changes={"player": player.pk, "account": user.pk})
+    return claim
+
+
+def claim_cancel(*, user) -> PlayerClaim | None:
+    """The account takes back its waiting request."""
+    with transaction.atomic():
+        claim = PlayerClaim.objects.select_for_update().filter(user=user, status=PlayerClaim.PENDING).first()
+        if claim is None:
+            return None
+        claim.status = PlayerClaim.CANCELLED
+        claim.decided_at = timezone.now()
+        claim.save(update_fields=["status", "decided_at"])
+        audit_record(user=user, action="claim_cancel", obj=claim,
+                     summary=f"Account {user.pk} cancels its request for player {claim.player_id}",
+                     changes={"player": claim.player_id})
+    return claim
+
+
+def account_claims(user) -> QuerySet[PlayerClaim]:
+    return PlayerClaim.objects.filter(user=user).select_related("player").order_by("-created_at", "-id")
+
+
+# --- the board's side --------------------------------------------------------------------------------------------
+
+
+def claims_pending() -> QuerySet[PlayerClaim]:
+    """The board's queue, oldest first."""
+    return (PlayerClaim.objects.filter(status=PlayerClaim.PENDING)
+            .select_related("user", "player__club", "player__country").order_by("created_at", "id"))
+
+
+def _link(*, player: Player, user, claim: PlayerClaim, by, via: str) -> None:
+    """Inside a transaction holding the player's row: make the link, settle this claim, refuse the others."""
+    now = timezone.now()
+    player.user = user
+    player.save(update_fields=["user"])
+    claim.status = PlayerClaim.CONFIRMED
+    claim.via = via
+    claim.decided_at = now
+    claim.decided_by = by if via == PlayerClaim.BY_BOARD and getattr(by, "is_authenticated", False) else None
+    claim.save(update_fields=["status", "via", "decided_at", "decided_by"])
+    others = PlayerClaim.objects.filter(status=PlayerClaim.PENDING).exclude(pk=claim.pk)
+    for other in others.filter(player=player).select_for_update():
+        other.status = PlayerClaim.REFUSED
+        other.reason = "This record was linked to another account."
+        other.decided_at = now
+        other.save(update_fields=["status", "reason", "decided_at"])
+        audit_record(user=by, action="claim_refuse", obj=other,
+                     summary=f"Request of account {other.user_id} for player {player.pk} refused: the record was "
+                             f"linked to account {user.pk}",
+                     changes={"player": player.pk, "account": other.user_id})
+    for other in others.filter(user=user).select_for_update():  # the account's own request for another record
+        other.status = PlayerClaim.CANCELLED
+        other.decided_at = now
+        other.save(update_fields=["status", "decided_at"])
+
+
+def claim_confirm(*, claim: PlayerClaim, user) -> PlayerClaim:
+    """The board links the account to the record it asked for."""
+    with transaction.atomic():
+        claim = PlayerClaim.objects.select_for_update().get(pk=claim.pk)
+        if claim.status != PlayerClaim.PENDING:
+            raise ClaimError(_("This request was already settled (%(status)s).") % {
+                "status": claim.get_status_display()})
+        if claim.user_id is None:
+            raise ClaimError(_("The account that asked was closed since."))
+        player = Player.objects.select_for_update().get(pk=claim.player_id)
+        problem = record_problem(player)
+        if problem is None and player.user_id is not None:
+            problem = _("Record %(id)s is already linked to another account: undo that link first.") % {
+                "id": player.pk}
+        if problem is None and Player.objects.filter(user_id=claim.user_id).exists():
+            problem = _("This account is already linked to another record.")
+        if problem:
+            raise ClaimError(problem)
+        _link(player=player, user=claim.user, claim=claim, by=user, via=PlayerClaim.BY_BOARD)
+        audit_record(user=user, action="claim_confirm", obj=claim,
+                     summary=f"Account {claim.user_id} linked to player {player.pk} (request confirmed by the board)",
+                     changes={"player": player.pk, "account": claim.user_id})
+    return claim
+
+
+def claim_refuse(*, claim: PlayerClaim, user, reason: str) -> PlayerClaim:
+    """The board refuses a request; the reason is shown to the account that asked."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ClaimError(_("Give the reason for the refusal: the player reads it on their account page."))
+    with transaction.atomic():
+        claim = PlayerClaim.objects.select_for_update().get(pk=claim.pk)
+        if claim.status != PlayerClaim.PENDING:
+            raise ClaimError(_("This request was already settled (%(status)s).") % {
+                "status": claim.get_status_display()})
+        claim.status = PlayerClaim.REFUSED
+        claim.reason = reason[:500]
+        claim.decided_at = timezone.now()
+        claim.decided_by = user
+        claim.save(update_fields=["status", "reason", "decided_at", "decided_by"])
+        audit_record(user=user, action="claim_refuse", obj=claim,
+                     summary=f"Request of account {claim.user_id} for player {claim.player_id} refused",
+                     changes={"player": claim.player_id, "account": claim.user_id, "reason": claim.reason})
+    return claim
+
+
+def player_unlink(*, player: Player, user, reason: str) -> Player:
+    """The board undoes a link (a mistaken confirmation, a shared account): the record stays, the account too."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ClaimError(_("Give the reason for undoing the link: it is kept in the audit log."))
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        account = player.user_id
+        if account is None:
+            raise ClaimError(_("Record %(id)s is linked to no account.") % {"id": player.pk})
+        player.user = None
+        player.save(update_fields=["user"])
+        PlayerClaim.objects.filter(player=player, user_id=account, status=PlayerClaim.CONFIRMED).update(
+            status=PlayerClaim.UNDONE, reason=reason[:500], decided_at=timezone.now(), decided_by=user)
+        audit_record(user=user, action="player_unlink", obj=player,
+                     summary=f"Link between player {player.pk} and account {account} undone by the board",
+                     changes={"user": [account, None], "reason": reason})
+    return player
+
+
+# --- the tournament day's private token --------------------------------------------------------------------------
+
+
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def claim_token_issue(*, player: Player, tournament=None, expires_at: datetime | None = None) -> str:
+    """Make a claim token for `player` and return its secret, which is stored nowhere: hand it to the player
+    (their private link of the tournament day) at once. A tournament's token lives until TOKEN_LIFETIME after
+    it ends, another until TOKEN_LIFETIME from now, unless `expires_at` says otherwise."""
+    if expires_at is None:
+        if tournament is not None:
+            end = datetime.combine(tournament.end_date, datetime.max.time())
+            expires_at = timezone.make_aware(end) + TOKEN_LIFETIME
+        else:
+            expires_at = timezone.now() + TOKEN_LIFETIME
+    secret = secrets.token_urlsafe(24)
+    ClaimToken.objects.create(player=player, tournament=tournament, digest=_digest(secret), expires_at=expires_at)
+    return secret
+
+
+def player_claim_by_token(*, user, token: str) -> Player:
+    """Link `user` to the player the token was made for, at once (no board): the token proves the account's
+    holder played that tournament as that player. Single use; refused when expired, used, of a record that
+    cannot be claimed, of a player linked to another account, or for an account linked to another player."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        raise ClaimError(_("Sign in (or create your account) first, then open the link again."))
+    invalid = _("This link is not valid: check that it was copied whole, or ask the technical board.")
+    if not token or len(token) > 200:
+        raise ClaimError(invalid)
+    with transaction.atomic():
+        row = ClaimToken.objects.select_for_update().filter(digest=_digest(token)).first()
+        if row is None:
+            raise ClaimError(invalid)
+        if row.used_at is not None:
+            raise ClaimError(_("This link was already used: it links one account, once."))
+        if row.expires_at <= timezone.now():
+            raise ClaimError(_("This link expired: ask the technical board to link your account."))
+        player = Player.objects.select_for_update().get(pk=row.player_id)
+        problem = record_problem(player)
+        if problem:
+            raise ClaimError(problem)
+        if player.user_id is not None and player.user_id != user.pk:
+            raise ClaimError(_("Record %(id)s is already linked to another account. If that is not yours, write "
+                               "to the technical board.") % {"id": player.pk})
+        linked = Player.objects.filter(user=user).exclude(pk=player.pk).first()
+        if linked is not None:
+            raise ClaimError(_("Your account is already linked to record %(id)s (%(name)s): this link is another "
+                               "player's.") % {"id": linked.pk, "name": linked.full_name})
+        row.used_at = timezone.now()
+        row.used_by = user
+        row.save(update_fields=["used_at", "used_by"])
+        if player.user_id == user.pk:  # already this account's: the token is spent, nothing else changes
+            return player
+        claim = PlayerClaim.objects.filter(user=user, player=player, status=PlayerClaim.PENDING).first()
+        if claim is None:
+            PlayerClaim.objects.filter(user=user, status=PlayerClaim.PENDING).update(
+                status=PlayerClaim.CANCELLED, decided_at=timezone.now())
+            claim = PlayerClaim.objects.create(user=user, player=player)
+        _link(player=player, user=user, claim=claim, by=user, via=PlayerClaim.BY_TOKEN)
+        audit_record(user=user, action="claim_token", obj=claim,
+                     summary=f"Account {user.pk} linked to player {player.pk} by the private link of "
+                             f"{'tournament ' + str(row.tournament_id) if row.tournament_id else 'the board'}",
+                     changes={"player": player.pk, "account": user.pk, "token": row.pk,
+                              "tournament": row.tournament_id})
+    return player

@@ -1,0 +1,112 @@
+""""Your tournament was rated: your rating went from 1180 to 1204": the email a player with an account gets when
+a replay first rates a tournament they played.
+
+Terms
+-----
+rated tournament
+    One whose result sheet a replay has just published (its sheet goes from imported to published in that run:
+    ratings.services). Correcting it later, or replaying history again, rates nothing new.
+rating notice
+    ``players.RatingNotice``: one row per tournament, written in the replay's transaction when it first rates it
+    (``rating_notices_record``). The worker sends its emails (``rating_emails_send``), stamping the row before it
+    sends: a tournament's emails go out once, whatever replays and retries follow.
+recipient
+    A player of the tournament with rated games in it whose account is active, has a confirmed address and has
+    not turned these emails off (account settings, on by default). The email speaks the account's language.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+from allauth.account.models import EmailAddress
+from django.conf import settings
+from django.core.mail import EmailMessage
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from players.mail import messages_send
+from players.models import AccountSettings, Player, RatingNotice
+from ratings.models import RatingEvent
+from tournaments.models import Tournament
+
+logger = logging.getLogger(__name__)
+
+
+def rating_notices_record(tournament_ids: Iterable[int]) -> None:
+    """In the replay's transaction: these tournaments were rated; their emails wait for the worker (once)."""
+    ids = sorted(set(tournament_ids))
+    if ids:
+        RatingNotice.objects.bulk_create([RatingNotice(tournament_id=pk) for pk in ids], ignore_conflicts=True)
+
+
+def rating_emails_send() -> int:
+    """Send the emails of every rating notice not sent yet; returns how many emails went out."""
+    sent = 0
+    while True:
+        with transaction.atomic():
+            notice = (RatingNotice.objects.select_for_update(skip_locked=True).filter(sent_at__isnull=True)
+                      .order_by("id").first())
+            if notice is None:
+                return sent
+            messages = rating_messages(tournament_id=notice.tournament_id)
+            notice.sent_at = timezone.now()
+            notice.recipients = len(messages)
+            notice.save(update_fields=["sent_at", "recipients"])
+        try:
+            sent += messages_send(messages)
+        except Exception:  # stamped before sending: these are not sent twice, and the next notices still go
+            logger.exception("the rating emails of tournament %s could not be sent", notice.tournament_id)
+
+
+def rating_changes(*, tournament_id: int) -> dict[int, tuple[int, int]]:
+    """Each player's rating before the tournament's first rated game and after its last, by player ID."""
+    changes: dict[int, tuple[int, int]] = {}
+    events = (RatingEvent.objects.filter(tournament_id=tournament_id, kind=RatingEvent.GAME)
+              .order_by("seq").values_list("player_id", "rating_before", "rating_after"))
+    for player_id, before, after in events:
+        first = changes.get(player_id, (before, after))[0]
+        changes[player_id] = (first, after)
+    return changes
+
+
+def rating_messages(*, tournament_id: int) -> list[EmailMessage]:
+    tournament = Tournament.objects.select_related("system").filter(pk=tournament_id).first()
+    if tournament is None:
+        return []
+    changes = rating_changes(tournament_id=tournament_id)
+    players = list(Player.objects.filter(pk__in=list(changes), user__isnull=False, user__is_active=True)
+                   .select_related("user"))
+    users = [player.user_id for player in players]
+    chosen = {row.user_id: row for row in AccountSettings.objects.filter(user_id__in=users)}
+    addresses: dict[int, str] = {}
+    for user_id, email in (EmailAddress.objects.filter(user_id__in=users, verified=True)
+                           .order_by("user_id", "-primary", "id").values_list("user_id", "email")):
+        addresses.setdefault(user_id, email)
+    messages = []
+    for player in players:
+        own = chosen.get(player.user_id) or AccountSettings(user_id=player.user_id)
+        address = addresses.get(player.user_id)
+        if not own.rating_emails or address is None:
+            continue
+        before, after = changes[player.pk]
+        messages.append(_message(tournament, player, address, own.language, before, after))
+    return messages
+
+
+def _message(tournament: Tournament, player: Player, address: str, language: str, before: int,
+             after: int) -> EmailMessage:
+    site = settings.SITE_URL.rstrip("/")
+    with translation.override(language or settings.LANGUAGE_CODE):
+        context = {
+            "tournament": tournament, "player": player, "before": before, "after": after, "change": after - before,
+            "player_url": site + reverse("player_detail", args=[player.pk]),
+            "tournament_url": site + reverse("tournament_detail", args=[tournament.pk]),
+            "account_url": site + reverse("account"),
+        }
+        subject = " ".join(render_to_string("emails/tournament_rated_subject.txt", context).split())
+        body = render_to_string("emails/tournament_rated_message.txt", context)
+    return EmailMessage(subject=subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=[address])

@@ -1,0 +1,198 @@
+"""Everything the site holds on one account and the player it is linked to, for the player to download (their
+account page, "Your data"): the account, its addresses and settings, its requests to be linked, the player's
+record, ratings and rating history, games, tournaments, standings, championship results, and their own
+sanctions.
+
+Of other people it holds only what the public pages show: an opponent's ID and name when that opponent is on the
+public lists, a tournament's name, dates and place. Never another player's sanction, never who recorded a
+sanction or decided a request (a board member), never an account's password, never the audit log's rows.
+The result is plain JSON values (strings, numbers, booleans, lists, mappings).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from allauth.account.models import EmailAddress
+from django.db.models import Q
+from django.utils import timezone
+
+from championship.models import ChampionshipResult, ChampionshipTotal
+from players.models import AccountSettings, OpeningBalance, Player, PlayerClaim
+from players.permissions import own_sanctions, player_of
+from players.selectors import is_public
+from ratings.models import PlayerRating, RatingEvent
+from tournaments.models import Game, Registration, Standing
+
+FORMAT = "adlg-player-data/1"
+
+
+def _value(value):
+    if isinstance(value, datetime):
+        return timezone.localtime(value).isoformat() if timezone.is_aware(value) else value.isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    if hasattr(value, "is_finite"):  # Decimal
+        return float(value)
+    return value
+
+
+def _row(mapping: dict) -> dict:
+    return {key: _value(value) for key, value in mapping.items()}
+
+
+def _tournament(tournament) -> dict:
+    return {"id": tournament.pk, "name": tournament.name, "start_date": tournament.start_date.isoformat(),
+            "end_date": tournament.end_date.isoformat(), "city": tournament.city, "system": tournament.system_id}
+
+
+def player_data(*, user) -> dict:
+    """The account's and its player's data (module doc)."""
+    player = player_of(user)
+    return {
+        "format": FORMAT,
+        "exported_at": timezone.localtime().isoformat(),
+        "account": _account(user),
+        "claims": _claims(user),
+        "player": _player(player, user) if player is not None else None,
+    }
+
+
+def _account(user) -> dict:
+    settings = AccountSettings.objects.filter(user=user).first()
+    return {
+        "username": user.get_username(),
+        "first_name": user.first_name,
+        "last_name": user.last_name,
+        "date_joined": _value(user.date_joined),
+        "last_login": _value(user.last_login),
+        "email_addresses": [
+            {"email": row.email, "verified": row.verified, "primary": row.primary}
+            for row in EmailAddress.objects.filter(user=user).order_by("-primary", "email")
+        ],
+        "settings": {
+            "rating_emails": settings.rating_emails if settings else True,
+            "language": settings.language if settings else None,
+        },
+    }
+
+
+def _claims(user) -> list[dict]:
+    rows = PlayerClaim.objects.filter(user=user).order_by("created_at", "id")
+    return [_row({"player": claim.player_id, "status": claim.status, "confirmed_by": claim.via
+                  if claim.status in (PlayerClaim.CONFIRMED, PlayerClaim.UNDONE) else None,
+                  "message": claim.message, "reason": claim.reason, "asked_at": claim.created_at,
+                  "decided_at": claim.decided_at}) for claim in rows]
+
+
+def _player(player: Player, user) -> dict:
+    games = (Game.objects.filter(Q(player_a=player) | Q(player_b=player))
+             .select_related("tournament", "player_a", "player_b").order_by("tournament__end_date", "round", "table"))
+    return {
+        "id": player.pk,
+        "first_name": player.first_name,
+        "last_name": player.last_name,
+        "club": player.club.name if player.club_id else None,
+        "country": player.country_id,
+        "on_the_public_lists": is_public(player),
+        "excluded_at": _value(player.excluded_at),
+        "created_at": _value(player.created_at),
+        "merged_records": list(Player.objects.filter(merged_into=player).values_list("pk", flat=True)),
+        "opening_balances": [
+            _row({"system": row.system_id, "rating": row.rating, "games": row.games, "as_of": row.as_of})
+            for row in OpeningBalance.objects.filter(player=player).order_by("system_id")
+        ],
+        "ratings": [
+            _row({"system": row.system_id, "rating": row.rating, "games": row.games, "rank": row.rank_code,
+                  "last_played": row.last_played})
+            for row in PlayerRating.objects.filter(player=player).order_by("system_id")
+        ],
+        "rating_history": _history(player),
+        "tournaments": _tournaments(player),
+        "games": [_game(game, player) for game in games],
+        "championship": _championship(player),
+        "sanctions": _sanctions(user),
+    }
+
+
+def _opponent(opponent: Player | None) -> dict | None:
+    if opponent is None or not is_public(opponent):
+        return None  # a player no longer on the public lists: nothing of them leaves the site
+    return {"id": opponent.pk, "name": opponent.full_name}
+
+
+def _history(player: Player) -> list[dict]:
+    events = (RatingEvent.objects.filter(player=player).select_related("opponent")
+              .order_by("system_id", "seq"))
+    return [
+        {**_row({"system": event.system_id, "kind": event.kind, "date": event.date,
+                 "tournament": event.tournament_id, "year": event.year, "rating_before": event.rating_before,
+                 "rating_after": event.rating_after, "change": event.change, "rated_games_before": event.games_before,
+                 "k": event.k, "expected": event.expected, "result_value": event.score,
+                 "opponent_rating": event.opponent_rating}),
+         "opponent": _opponent(event.opponent) if event.opponent_id else None}
+        for event in events
+    ]
+
+
+def _tournaments(player: Player) -> list[dict]:
+    standings = {(row.tournament_id, row.pool): row for row in Standing.objects.filter(player=player)}
+    rows = []
+    for registration in (Registration.objects.filter(player=player).select_related("tournament", "club")
+                         .order_by("tournament__end_date", "tournament_id")):
+        standing = standings.get((registration.tournament_id, registration.pool))
+        rows.append({
+            "tournament": _tournament(registration.tournament),
+            **_row({"pool": registration.pool, "club": registration.club.name if registration.club_id else None,
+                    "army": registration.army, "penalty": registration.penalty,
+                    "penalty_reason": registration.penalty_reason, "registered_at": registration.registered_at}),
+            "standing": _row({"rank": standing.rank, "score": standing.score,
+                              "opponents_score": standing.opponents_score, "wins": standing.wins,
+                              "draws": standing.draws, "losses": standing.losses,
+                              "rating_before": standing.rating_before, "rating_after": standing.rating_after,
+                              "performance": standing.performance}) if standing else None,
+        })
+    return rows
+
+
+def _game(game: Game, player: Player) -> dict:
+    as_a = game.player_a_id == player.pk
+    return {
+        "tournament": game.tournament_id,
+        "tournament_name": game.tournament.name,
+        "date": game.tournament.end_date.isoformat(),
+        "round": game.round,
+        "table": game.table,
+        "side": "A" if as_a else "B",
+        "opponent": _opponent(game.player_b if as_a else game.player_a),
+        "result": game.result,
+        "own_losses_percent": game.a_losses if as_a else game.b_losses,
+        "opponent_losses_percent": game.b_losses if as_a else game.a_losses,
+        "free_game": game.free,
+    }
+
+
+def _championship(player: Player) -> dict:
+    return {
+        "results": [
+            _row({"year": row.year, "tournament": row.tournament_id, "points": row.points, "counted": row.counted})
+            for row in ChampionshipResult.objects.filter(player=player).order_by("year", "tournament_id")
+        ],
+        "totals": [
+            _row({"year": row.year, "total": row.total, "results_counted": row.results, "rank": row.rank,
+                  "country": row.country_id, "international": row.international,
+                  "international_rank": row.international_rank})
+            for row in ChampionshipTotal.objects.filter(player=player).order_by("year")
+        ],
+    }
+
+
+def _sanctions(user) -> list[dict]:
+    # The player's own, as players.permissions.own_sanctions decides; never `created_by`.
+    rows = own_sanctions(user).select_related("tournament").order_by("decided_on", "id")
+    return [
+        {**_row({"kind": row.kind, "decided_on": row.decided_on, "expires_on": row.expires_on,
+                 "reason": row.reason, "public_notice": row.public_notice}),
+         "tournament": _tournament(row.tournament) if row.tournament_id else None}
+        for row in rows
+    ]
