@@ -3,9 +3,16 @@ SQLite and PostgreSQL alike ("Benoit" finds Benoît). The existing players' colu
 trigram index serves `LIKE '%word%'` on it; the two indexes on UPPER(last_name) and UPPER(first_name), which only
 `icontains` on the names used, go."""
 
+from importlib import import_module
+
 from django.db import migrations, models
 
 from rules.names import fold_name
+
+# On SQLite, adding a NOT NULL column rebuilds players_player, which the rating row's triggers name (ratings/0006):
+# SQLite refuses to drop and rename a table a trigger reads. They are dropped around the rebuild and made again,
+# from their one definition.
+RATING_ROW_TRIGGERS = import_module("ratings.migrations.0006_rating_list_filters_on_the_rating_row")
 
 CREATE = [
     "CREATE EXTENSION IF NOT EXISTS pg_trgm",
@@ -34,6 +41,18 @@ def search_names_fill(apps, schema_editor):
     player_model.objects.bulk_update(batch, ["search_name"])
 
 
+def sqlite_triggers_drop(apps, schema_editor):
+    if schema_editor.connection.vendor == "sqlite":
+        for statement in RATING_ROW_TRIGGERS.SQLITE_DROP:
+            schema_editor.execute(statement)
+
+
+def sqlite_triggers_create(apps, schema_editor):
+    if schema_editor.connection.vendor == "sqlite":
+        for statement in RATING_ROW_TRIGGERS.SQLITE:
+            schema_editor.execute(statement)
+
+
 def indexes_create(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
         for statement in CREATE:
@@ -50,14 +69,17 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ("players", "0005_sanction_tournament"),
+        ("ratings", "0006_rating_list_filters_on_the_rating_row"),
     ]
 
     operations = [
+        migrations.RunPython(sqlite_triggers_drop, sqlite_triggers_create),
         migrations.AddField(
             model_name="player",
             name="search_name",
             field=models.TextField(default="", editable=False, verbose_name="name as searched"),
         ),
+        migrations.RunPython(sqlite_triggers_create, sqlite_triggers_drop),
         migrations.RunPython(search_names_fill, migrations.RunPython.noop),
         migrations.RunPython(indexes_create, indexes_drop),
     ]
