@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
+from adlg_site.inputs import MAX_WHOLE, whole_number
 from players import permissions
 from players.audit import audit_entries, change_lines
 from players.governance import (
@@ -113,7 +114,7 @@ class MergeForm(forms.Form):
 
 
 class RetireIdForm(forms.Form):
-    player_id = forms.IntegerField(label=gettext_lazy("ID"), min_value=1)
+    player_id = forms.IntegerField(label=gettext_lazy("ID"), min_value=1, max_value=MAX_WHOLE)
     reason = forms.CharField(label=gettext_lazy("Reason"), max_length=200)
 
 
@@ -306,8 +307,9 @@ def tournaments(request):
     query = (request.GET.get("q") or "").strip()
     qs = Tournament.objects.select_related("system", "country").annotate(referee_count=Count("referees")).order_by(
         "-end_date", "-start_date", "-id")
-    if query.isdigit():
-        qs = qs.filter(Q(pk=int(query)) | Q(name__icontains=query))
+    number = whole_number(query)
+    if number is not None:
+        qs = qs.filter(Q(pk=number) | Q(name__icontains=query))
     elif query:
         qs = qs.filter(Q(name__icontains=query) | Q(city__icontains=query))
     page = Paginator(qs, 50).get_page(request.GET.get("page"))

@@ -15,6 +15,7 @@ from datetime import date
 
 from django.db.models import Q, QuerySet
 
+from adlg_site.inputs import whole_number
 from players.models import SPARE_ID, Player, Sanction
 from tournaments.models import Tournament
 
@@ -32,9 +33,9 @@ def player_search_q(query: str, *, prefix: str = "") -> Q:
     condition = Q()
     for word in words:
         condition &= Q(**{f"{prefix}last_name__icontains": word}) | Q(**{f"{prefix}first_name__icontains": word})
-    stripped = query.strip()
-    if stripped.isdigit():
-        condition |= Q(**{f"{prefix}id": int(stripped)})
+    number = whole_number(query)
+    if number is not None:
+        condition |= Q(**{f"{prefix}id": number})
     return condition
 
 
@@ -45,10 +46,10 @@ def player_search(*, query: str) -> QuerySet[Player]:
 
 
 def player_by_exact_id(*, query: str) -> Player | None:
-    stripped = query.strip()
-    if not stripped.isdigit() or len(stripped) > 9:
+    number = whole_number(query)
+    if number is None:
         return None
-    return Player.objects.public().filter(pk=int(stripped)).first()
+    return Player.objects.public().filter(pk=number).first()
 
 
 @dataclass(frozen=True)

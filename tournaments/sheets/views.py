@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from adlg_site.inputs import whole_number
 from players import permissions
 from ratings.models import ReplayRequest
 from rules.sheet import messages as sheet_messages
@@ -190,11 +191,12 @@ def home(request):
 
 @require_GET
 def template_blank(request):
-    tournament_id = request.GET.get("tournament", "").strip()
-    if tournament_id:
-        if not tournament_id.isdigit():
+    raw = request.GET.get("tournament", "").strip()
+    if raw:
+        tournament_id = whole_number(raw, minimum=1)
+        if tournament_id is None:
             raise Http404(_("Give the tournament's number (digits only)."))
-        return redirect("referee:tournament_template", int(tournament_id))
+        return redirect("referee:tournament_template", tournament_id)
     return _xlsx(blank_workbook(), "adlg-result-sheet.xlsx")
 
 
