@@ -1,10 +1,7 @@
 """Sign in and out. Every sign-in, this page's and the admin's, is throttled by django-axes (settings: AXES_*).
 
 Terms:
-- *client address*: where the request comes from, as this site can trust it: REMOTE_ADDR, or behind reverse
-  proxies of ours the address the outermost of them received the connection from (TRUSTED_PROXY_HEADER and
-  TRUSTED_PROXY_COUNT). A client can write anything in X-Forwarded-For; only what our own proxies appended is
-  read.
+- *client address*: adlg_site.client.client_address, the one the whole site counts by (AXES_CLIENT_IP_CALLABLE).
 - *lockout*: after AXES_FAILURE_LIMIT failed sign-ins of one account from one client address, every attempt of
   that pair is refused, even with the right password, until AXES_COOLOFF_TIME has passed. The counts are rows in
   the database (django-axes' default handler), so sign-in does not depend on Redis.
@@ -12,9 +9,6 @@ Terms:
 
 from __future__ import annotations
 
-import ipaddress
-
-from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.shortcuts import render
@@ -22,24 +16,6 @@ from django.urls import NoReverseMatch
 from django.utils.translation import gettext_lazy as _
 
 LOCKED_OUT = _("Too many failed sign-in attempts. Wait 15 minutes, then try again.")
-
-
-def client_address(request) -> str:
-    """The client's address (see the module's terms); REMOTE_ADDR when the proxy header is absent or short."""
-    remote = request.META.get("REMOTE_ADDR", "") or ""
-    header = settings.TRUSTED_PROXY_HEADER
-    count = settings.TRUSTED_PROXY_COUNT
-    if not header or count < 1:
-        return remote
-    key = "HTTP_" + header.upper().replace("-", "_")
-    hops = [hop.strip() for hop in request.META.get(key, "").split(",") if hop.strip()]
-    if len(hops) < count:
-        return remote
-    candidate = hops[-count]
-    try:
-        return str(ipaddress.ip_address(candidate))
-    except ValueError:  # our proxy never writes anything but an address: a misconfiguration, not a client
-        return remote
 
 
 def attempted_username(request, credentials: dict) -> str:

@@ -13,6 +13,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from adlg_site.inputs import whole_number
+from adlg_site.limits import rate_limited
 from players.selectors import player_by_exact_id, player_lookup, player_search, public_notices
 from ratings.charts import ADJUSTMENT, OPENING, TOURNAMENT, ChartLabels, ChartPoint, rating_chart_svg
 from ratings.models import RatingEvent
@@ -41,6 +42,7 @@ def home(request):
     })
 
 
+@rate_limited("search")
 def search(request):
     query = (request.GET.get("q") or "").strip()[:80]
     if not query:

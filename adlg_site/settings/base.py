@@ -67,7 +67,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_USERNAME_CALLABLE = "players.account_views.attempted_username"
-AXES_CLIENT_IP_CALLABLE = "players.account_views.client_address"
+AXES_CLIENT_IP_CALLABLE = "adlg_site.client.client_address"
 AXES_LOCKOUT_CALLABLE = "players.account_views.locked_out"
 AXES_VERBOSE = False
 # The client's address: REMOTE_ADDR, unless the site runs behind reverse proxies that append the address they
@@ -76,6 +76,17 @@ AXES_VERBOSE = False
 # stands to the left of what our proxies wrote, and is never read.
 TRUSTED_PROXY_HEADER = os.environ.get("TRUSTED_PROXY_HEADER", "").strip()
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 1 if TRUSTED_PROXY_HEADER else 0)
+# Everything that counts requests per client reads it from adlg_site.client.client_address.
+
+# Per-client rate limits (adlg_site.limits): a signed-in account, or a client address, per group. Counted in the
+# cache, atomically; with the cache unreachable a request passes (a limit must not take the site down with Redis).
+RATE_LIMITS = {
+    # The whole read API, per client: a script reading every page of a list stays far below it.
+    "api": "300/m",
+    # The public player search (the one page whose query a visitor writes freely): a person types a few a minute.
+    "search": "60/m",
+}
+RATELIMIT_FAIL_OPEN = True
 
 # Content-Security-Policy (django-csp): scripts only from the site itself; inline style attributes are allowed
 # (pages and charts use them), inline scripts are not. No page may be framed.
@@ -169,6 +180,11 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    # Every API view counts against RATE_LIMITS["api"] for its client (adlg_site.limits); a view that names its
+    # own throttle_classes lists it too.
+    "DEFAULT_THROTTLE_CLASSES": ["adlg_site.limits.ClientRateThrottle"],
+    # DRF's own throttles (get_ident) read X-Forwarded-For only as far as our proxies wrote it; never otherwise.
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT if TRUSTED_PROXY_HEADER.casefold() == "x-forwarded-for" else 0,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "AdlG federation ratings API",
