@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from django.core.exceptions import BadRequest
 from django.http import JsonResponse
+from django.utils import translation
 from django.utils.translation import gettext as _
+
+from adlg_site.error_views import bad_request
 
 NUL = "\x00"
 
@@ -34,12 +37,16 @@ def _pairs(data):
 
 
 def refuse_nul(get_response):
+    """Placed before the session and the locale middleware: the refusal reads neither the session (whose cookie
+    may be the NUL's carrier) nor the account, and finds the visitor's language itself."""
+
     def middleware(request):
-        if _carries_nul(request):
+        if not _carries_nul(request):
+            return get_response(request)
+        with translation.override(translation.get_language_from_request(request)):
             message = _("The request holds a NUL character (%00), which no address or form of the site takes.")
             if request.path.startswith("/api/"):
                 return JsonResponse({"detail": message}, status=400)
-            raise BadRequest(message)  # the site's 400 page, in the visitor's language
-        return get_response(request)
+            return bad_request(request, BadRequest(message))  # the site's 400 page
 
     return middleware

@@ -38,14 +38,14 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before the session is read (its cookie is a query too) and any view reads a parameter: a NUL character,
+    # which PostgreSQL refuses in text, answers 400 (adlg_site.middleware).
+    "adlg_site.middleware.refuse_nul",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # Before any view (and the CSRF check) reads a parameter: a NUL character, which PostgreSQL refuses in text,
-    # answers 400 (adlg_site.middleware).
-    "adlg_site.middleware.refuse_nul",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
