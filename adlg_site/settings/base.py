@@ -195,26 +195,31 @@ SPECTACULAR_SETTINGS = {
 
 # Celery: with REDIS_URL the broker is Redis and a worker runs the tasks; without it they run in-process.
 REDIS_URL = os.environ.get("REDIS_URL")
-# The cache only saves work (the rating list's filter choices): with Redis unreachable, django-redis answers
-# every read as a miss and drops every write (IGNORE_EXCEPTIONS), after at most half a second, and the pages
-# are computed from the database.
+# The cache only saves work (the rating list's filter choices, the live fragment) and holds the per-client rate
+# limits' counts. With Redis unreachable, django-redis answers every read as a miss and drops every write
+# (IGNORE_EXCEPTIONS): the pages are computed from the database and the limits let requests through. Every call
+# is bounded by a quarter of a second (connecting and reading), and a failure opens a breaker (adlg_site.cache):
+# for CACHE_RETRY_SECONDS the process does not call Redis at all, so a Redis that accepts connections and never
+# answers costs what a closed port costs. The breaker logs one line when it opens (at most every
+# CACHE_LOG_SECONDS), not a traceback per request.
 CACHES = {
     "default": (
         {
-            "BACKEND": "django_redis.cache.RedisCache",
+            "BACKEND": "adlg_site.cache.BreakerRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "adlg",
             "OPTIONS": {
                 "IGNORE_EXCEPTIONS": True,
-                "SOCKET_CONNECT_TIMEOUT": 0.5,
-                "SOCKET_TIMEOUT": 0.5,
+                "SOCKET_CONNECT_TIMEOUT": 0.25,
+                "SOCKET_TIMEOUT": 0.25,
             },
         }
         if REDIS_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
-# Log every read or write the cache skipped, so that an outage shows in the logs.
-DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+CACHE_RETRY_SECONDS = 5
+CACHE_LOG_SECONDS = 60
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = False
 if REDIS_URL:
     CELERY_BROKER_URL = validate_redis_url(REDIS_URL)
     # No result backend: nothing reads a task's return value (a replay's state is its ReplayRequest row), and
@@ -239,8 +244,12 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 0.5
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": 3600,
-    # Two connection attempts at most when a message is sent, each given half a second to connect.
+    # Two connection attempts at most when a message is sent, each given half a second to connect, and every
+    # command half a second to be answered: a Redis that accepts connections and never answers no longer holds a
+    # sending thread (ratings.tasks.enqueue_replay) forever. The worker's BRPOP waits in the event loop, not on
+    # this timeout.
     "socket_connect_timeout": 0.5,
+    "socket_timeout": 0.5,
     "max_retries": 1,
     "interval_start": 0,
 }
