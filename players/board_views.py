@@ -13,7 +13,8 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404
+from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -222,8 +223,15 @@ def sanctions(request):
 @require_http_methods(["GET", "POST"])
 def sanction_withdraw_view(request, pk: int):
     """Withdraw a card or an exclusion, with a reason: the page shows whom it concerns and what follows."""
-    sanction = get_object_or_404(Sanction.objects.select_related("player__club", "player__country", "tournament",
-                                                                 "created_by"), pk=pk)
+    sanction = Sanction.objects.select_related("player__club", "player__country", "tournament",
+                                               "created_by").filter(pk=pk).first()
+    if sanction is None:
+        if request.method != "POST":
+            raise Http404(_("No sanction with this number: it may have been withdrawn."))
+        # A second click, or another board member first: the withdrawal asked for is done.
+        messages.info(request, _("Sanction #%(id)s was already withdrawn (by someone else, or by a second click): "
+                                 "nothing more to do.") % {"id": pk})
+        return redirect("board:sanctions")
     if sanction.kind == Sanction.EXCLUSION and not permissions.is_board(request.user):
         raise PermissionDenied
     form = SanctionWithdrawForm(request.POST or None)

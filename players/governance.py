@@ -171,7 +171,9 @@ def sanction_withdraw(*, sanction: Sanction, reason: str, user) -> Player:
     if sanction.kind == Sanction.EXCLUSION:
         return player_exclusion_withdraw(sanction=sanction, reason=reason, user=user)
     with transaction.atomic():
-        sanction = Sanction.objects.select_for_update().select_related("player").get(pk=sanction.pk)
+        # Locked and read again: the same card withdrawn twice at once (two board members, a double click), the
+        # second finds it gone and is told so.
+        sanction = _locked_or_withdrawn(Sanction.objects.select_related("player"), sanction.pk)
         # The card's own (confidential) reason is erased with it, as when a yellow card expires; the audit keeps
         # that a card existed and why the board withdrew it.
         audit_record(user=user, action="sanction_withdrawn", obj=sanction,
@@ -183,11 +185,20 @@ def sanction_withdraw(*, sanction: Sanction, reason: str, user) -> Player:
     return sanction.player
 
 
+def _locked_or_withdrawn(sanctions, pk: int) -> Sanction:
+    """The sanction, locked until the transaction ends; GovernanceError if it is gone (withdrawn meanwhile)."""
+    sanction = sanctions.select_for_update().filter(pk=pk).first()
+    if sanction is None:
+        raise GovernanceError(_("Sanction #%(id)s was already withdrawn (by someone else, or by a second click): "
+                                "nothing more to do.") % {"id": pk})
+    return sanction
+
+
 def player_exclusion_withdraw(*, sanction: Sanction, reason: str, user) -> Player:
     """Withdraw an exclusion: the player is back on every list with their ID and games; history replays."""
     reason = _require_reason(reason, _("Give the reason for the withdrawal: it is kept in the audit log."))
     with transaction.atomic():
-        sanction = Sanction.objects.select_for_update().get(pk=sanction.pk)
+        sanction = _locked_or_withdrawn(Sanction.objects.all(), sanction.pk)
         if sanction.kind != Sanction.EXCLUSION:
             raise GovernanceError(_("Sanction #%(id)s is a card, not an exclusion.") % {"id": sanction.pk})
         player = Player.objects.select_for_update().get(pk=sanction.player_id)
