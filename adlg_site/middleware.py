@@ -1,5 +1,9 @@
 """Middleware of the site's own.
 
+healthz
+    GET /healthz answers "ok" before any other middleware: the compose file's healthcheck asks it over plain
+    HTTP on the container's own address (127.0.0.1:8000), which the production settings would redirect to HTTPS
+    (SECURE_SSL_REDIRECT) and refuse as a host (ALLOWED_HOSTS). It says that the process answers, nothing else.
 refuse_nul
     A request with a NUL character (U+0000, ``%00`` in an address) in its path, its query string, its cookies or its
     form-encoded body is refused with 400 before any view reads it: PostgreSQL refuses NUL in text, so a search
@@ -10,13 +14,22 @@ refuse_nul
 from __future__ import annotations
 
 from django.core.exceptions import BadRequest
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from adlg_site.error_views import bad_request
 
 NUL = "\x00"
+
+
+def healthz(get_response):
+    def middleware(request):
+        if request.path_info == "/healthz" and request.method in ("GET", "HEAD"):
+            return HttpResponse("ok", content_type="text/plain")
+        return get_response(request)
+
+    return middleware
 
 
 def _carries_nul(request) -> bool:

@@ -36,6 +36,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: the container's healthcheck, over plain HTTP on 127.0.0.1, is answered before the HTTPS redirect and
+    # the host check (adlg_site.middleware).
+    "adlg_site.middleware.healthz",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before the session is read (its cookie is a query too) and any view reads a parameter: a NUL character,
