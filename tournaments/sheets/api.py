@@ -189,7 +189,8 @@ class SheetUploadView(APIView):
                     user=request.user, data=file.read(), file_name=PurePath(file.name).name
                 )
                 outcome = (
-                    sheet_import(sheet=sheet, user=request.user) if report.ok else SheetOutcome(sheet, report)
+                    sheet_import(sheet=sheet, user=request.user, refuse_if_live=True) if report.ok
+                    else SheetOutcome(sheet, report)
                 )
         except UploadForbidden as refused:
             raise PermissionDenied(_forbidden_message(refused)) from None

@@ -298,7 +298,8 @@ def _refusal_kind(report: dict) -> str:
 
 
 def _preview(request, sheet: Sheet, form: ConfirmForm, *, status: int = 200) -> HttpResponse:
-    parsed, report = sheet_recheck(sheet)  # the stored reading, checked against the federation as it is now
+    # The stored reading, checked against the federation as it is now.
+    parsed, report = sheet_recheck(sheet, refuse_if_live=True)
     preview = sheet_preview(parsed) if report.ok else None
     return render(
         request,
@@ -331,7 +332,7 @@ def sheet_confirm(request, pk: int):
             # Locked and checked again: a double click must not import the sheet twice.
             locked = Sheet.objects.select_for_update().get(pk=sheet.pk)
             if locked.status == Sheet.CHECKED:
-                sheet_import(sheet=locked, user=request.user)
+                sheet_import(sheet=locked, user=request.user, refuse_if_live=True)
     except Exception:
         # A fault of the site, not of the sheet. Whether it came before the commit (everything rolled back) or
         # after it (the import stands) is read from the sheet itself, so that the message is true either way.
