@@ -86,8 +86,9 @@ TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 1 if TRUSTED_PROXY_HEADER e
 RATE_LIMITS = {
     # The whole read API, per client: a script reading every page of a list stays far below it.
     "api": "300/m",
-    # The public player search (the one page whose query a visitor writes freely): a person types a few a minute.
-    "search": "60/m",
+    # The public player search (the one page whose query a visitor writes freely): a person types a few a minute,
+    # and a tournament hall behind one address shares the count.
+    "search": "120/m",
 }
 RATELIMIT_FAIL_OPEN = True
 
