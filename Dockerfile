@@ -11,4 +11,5 @@ RUN SECRET_KEY=collectstatic-only-not-used-at-run-time-0123456789abcdef ALLOWED_
     && useradd --create-home adlg && chown -R adlg /app
 USER adlg
 EXPOSE 8000
-CMD ["gunicorn", "adlg_site.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--timeout", "60"]
+# gunicorn reads gunicorn.conf.py from /app: the bind address, workers and threads, timeouts, keep-alive.
+CMD ["gunicorn", "adlg_site.wsgi:application"]

@@ -87,6 +87,8 @@ class IntegerFilter(django_filters.NumberFilter):
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="Unknown query parameter or invalid filter value."),
     404: OpenApiResponse(ErrorSerializer, description="Not found (or a page past the last one)."),
+    429: OpenApiResponse(ErrorSerializer, description="Too many requests from this client (settings.RATE_LIMITS): "
+                                                      "wait the seconds of Retry-After."),
 }
 
 

@@ -1,11 +1,7 @@
 from django.contrib import admin
-from django.http import HttpResponse, HttpResponsePermanentRedirect
+from django.http import HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.urls import include, path
-
-
-def healthz(request):
-    return HttpResponse("ok", content_type="text/plain")
 
 
 def favicon(request):
@@ -15,7 +11,6 @@ def favicon(request):
 
 
 urlpatterns = [
-    path("healthz", healthz, name="healthz"),
     path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),

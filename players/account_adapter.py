@@ -24,8 +24,8 @@ from django.contrib.sites.shortcuts import get_current_site
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import get_language
 
+from adlg_site.client import client_address
 from players import permissions
-from players.account_views import client_address
 from players.accounts import account_language_remember
 from players.tasks import email_later
 from tournaments.live.selectors import referees_a_live_run

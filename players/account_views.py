@@ -5,10 +5,7 @@ django-allauth's pages (mounted beside these at /accounts/, styled by templates/
 Every sign-in, this page's and the admin's, is throttled by django-axes (settings: AXES_*).
 
 Terms:
-- *client address*: where the request comes from, as this site can trust it: REMOTE_ADDR, or behind reverse
-  proxies of ours the address the outermost of them received the connection from (TRUSTED_PROXY_HEADER and
-  TRUSTED_PROXY_COUNT). A client can write anything in X-Forwarded-For; only what our own proxies appended is
-  read.
+- *client address*: adlg_site.client.client_address, the one the whole site counts by (AXES_CLIENT_IP_CALLABLE).
 - *lockout*: after AXES_FAILURE_LIMIT failed sign-ins of one account from one client address, every attempt of
   that pair is refused, even with the right password, until AXES_COOLOFF_TIME has passed. The counts are rows in
   the database (django-axes' default handler), so sign-in does not depend on Redis. An account is counted as
@@ -17,7 +14,6 @@ Terms:
 
 from __future__ import annotations
 
-import ipaddress
 import json
 
 from allauth.account import views as allauth_views
@@ -56,24 +52,6 @@ from ratings.selectors import country_name
 
 LOCKED_OUT = gettext_lazy("Too many failed sign-in attempts. Wait 15 minutes, then try again.")
 CLAIM_RESULTS = 30
-
-
-def client_address(request) -> str:
-    """The client's address (see the module's terms); REMOTE_ADDR when the proxy header is absent or short."""
-    remote = request.META.get("REMOTE_ADDR", "") or ""
-    header = settings.TRUSTED_PROXY_HEADER
-    count = settings.TRUSTED_PROXY_COUNT
-    if not header or count < 1:
-        return remote
-    key = "HTTP_" + header.upper().replace("-", "_")
-    hops = [hop.strip() for hop in request.META.get(key, "").split(",") if hop.strip()]
-    if len(hops) < count:
-        return remote
-    candidate = hops[-count]
-    try:
-        return str(ipaddress.ip_address(candidate))
-    except ValueError:  # our proxy never writes anything but an address: a misconfiguration, not a client
-        return remote
 
 
 def attempted_username(request, credentials: dict) -> str:

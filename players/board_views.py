@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -20,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from adlg_site.inputs import MAX_WHOLE, whole_number
 from players import permissions
 from players.audit import audit_entries, change_lines
 from players.claims import ClaimError, claim_confirm, claim_refuse, claims_pending, confirmed_email, player_unlink
@@ -34,7 +36,7 @@ from players.governance import (
 from players.models import AuditEntry, Player, PlayerClaim, RetiredId, Sanction
 from players.services import next_free_id_preview
 from ratings.models import ReplayRequest
-from rules.names import MAX_QUERY, id_query
+from rules.names import MAX_QUERY
 from tournaments.models import Game, Tournament
 from tournaments.registration import (
     club_year_tournaments,
@@ -115,7 +117,7 @@ class MergeForm(forms.Form):
 
 
 class RetireIdForm(forms.Form):
-    player_id = forms.IntegerField(label=gettext_lazy("ID"), min_value=1)
+    player_id = forms.IntegerField(label=gettext_lazy("ID"), min_value=1, max_value=MAX_WHOLE)
     reason = forms.CharField(label=gettext_lazy("Reason"), max_length=200)
 
 
@@ -233,8 +235,15 @@ def sanctions(request):
 @require_http_methods(["GET", "POST"])
 def sanction_withdraw_view(request, pk: int):
     """Withdraw a card or an exclusion, with a reason: the page shows whom it concerns and what follows."""
-    sanction = get_object_or_404(Sanction.objects.select_related("player__club", "player__country", "tournament",
-                                                                 "created_by"), pk=pk)
+    sanction = Sanction.objects.select_related("player__club", "player__country", "tournament",
+                                               "created_by").filter(pk=pk).first()
+    if sanction is None:
+        if request.method != "POST":
+            raise Http404(_("No sanction with this number: it may have been withdrawn."))
+        # A second click, or another board member first: the withdrawal asked for is done.
+        messages.info(request, _("Sanction #%(id)s was already withdrawn (by someone else, or by a second click): "
+                                 "nothing more to do.") % {"id": pk})
+        return redirect("board:sanctions")
     if sanction.kind == Sanction.EXCLUSION and not permissions.is_board(request.user):
         raise PermissionDenied
     form = SanctionWithdrawForm(request.POST or None)
@@ -319,7 +328,7 @@ def tournaments(request):
     query = "".join(c for c in (request.GET.get("q") or "")[:MAX_QUERY] if c.isprintable()).strip()
     qs = Tournament.objects.select_related("system", "country").annotate(referee_count=Count("referees")).order_by(
         "-end_date", "-start_date", "-id")
-    number = id_query(query)  # "²" is a digit to str.isdigit(), not to int()
+    number = whole_number(query)
     if number is not None:
         qs = qs.filter(Q(pk=number) | Q(name__icontains=query))
     elif query:

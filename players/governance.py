@@ -35,7 +35,7 @@ from django.utils.translation import gettext as _
 from players.audit import audit_record, model_changes, snapshot
 from players.models import SPARE_ID, OpeningBalance, Player, RetiredId, Sanction
 from ratings.requests import replay_request
-from tournaments.models import Game, Registration
+from tournaments.models import Game, Registration, Tournament
 
 
 class GovernanceError(ValueError):
@@ -107,6 +107,7 @@ def player_exclude(*, player: Player, reason: str, user, decided_on: date | None
         if player.merged_into_id is not None:
             raise GovernanceError(_("Player %(id)s was merged into %(keep)s: exclude player %(keep)s instead.")
                                   % {"id": player.pk, "keep": player.merged_into_id})
+        _refuse_while_playing_live(player)
         before = snapshot(player)
         player.excluded_at = timezone.now()
         player.save(update_fields=["excluded_at"])
@@ -121,6 +122,25 @@ def player_exclude(*, player: Player, reason: str, user, decided_on: date | None
         for code in sorted(_player_systems([player.pk])):
             replay_request(system=code, since=None, reason=f"player {player.pk} excluded")
     return sanction
+
+
+def _refuse_while_playing_live(player: Player) -> None:
+    """**Decision**: a player of a tournament run live on the site, not yet published, cannot be excluded. Its
+    publication imports its workbook through the sheet's checks, which refuse an excluded player: the tournament
+    could never be published (a withdrawal keeps the games already played in the workbook). The board publishes
+    it first (its referee does), then excludes: the exclusion voids the player's games there too."""
+    running = list(Tournament.objects.filter(live__entrants__player=player, live__published_at__isnull=True)
+                   .distinct().order_by("start_date", "pk"))
+    if running:
+        raise GovernanceError(
+            _("Player %(id)s plays in %(tournaments)s, run live on the site and not yet published: with an "
+              "excluded player in it, the tournament could not be published. Ask its referee to publish it first "
+              "(Run a tournament live, Publish the tournament), then exclude the player: the exclusion voids "
+              "their games there too.")
+            % {"id": player.pk, "tournaments": ", ".join(
+                _("tournament %(id)s (%(name)s, %(date)s)") % {"id": t.pk, "name": t.name,
+                                                                "date": date_format(t.start_date)}
+                for t in running)})
 
 
 def _user_or_none(user):
@@ -171,7 +191,9 @@ def sanction_withdraw(*, sanction: Sanction, reason: str, user) -> Player:
     if sanction.kind == Sanction.EXCLUSION:
         return player_exclusion_withdraw(sanction=sanction, reason=reason, user=user)
     with transaction.atomic():
-        sanction = Sanction.objects.select_for_update().select_related("player").get(pk=sanction.pk)
+        # Locked and read again: the same card withdrawn twice at once (two board members, a double click), the
+        # second finds it gone and is told so.
+        sanction = _locked_or_withdrawn(Sanction.objects.select_related("player"), sanction.pk)
         # The card's own (confidential) reason is erased with it, as when a yellow card expires; the audit keeps
         # that a card existed and why the board withdrew it.
         audit_record(user=user, action="sanction_withdrawn", obj=sanction,
@@ -183,11 +205,20 @@ def sanction_withdraw(*, sanction: Sanction, reason: str, user) -> Player:
     return sanction.player
 
 
+def _locked_or_withdrawn(sanctions, pk: int) -> Sanction:
+    """The sanction, locked until the transaction ends; GovernanceError if it is gone (withdrawn meanwhile)."""
+    sanction = sanctions.select_for_update().filter(pk=pk).first()
+    if sanction is None:
+        raise GovernanceError(_("Sanction #%(id)s was already withdrawn (by someone else, or by a second click): "
+                                "nothing more to do.") % {"id": pk})
+    return sanction
+
+
 def player_exclusion_withdraw(*, sanction: Sanction, reason: str, user) -> Player:
     """Withdraw an exclusion: the player is back on every list with their ID and games; history replays."""
     reason = _require_reason(reason, _("Give the reason for the withdrawal: it is kept in the audit log."))
     with transaction.atomic():
-        sanction = Sanction.objects.select_for_update().get(pk=sanction.pk)
+        sanction = _locked_or_withdrawn(Sanction.objects.all(), sanction.pk)
         if sanction.kind != Sanction.EXCLUSION:
             raise GovernanceError(_("Sanction #%(id)s is a card, not an exclusion.") % {"id": sanction.pk})
         player = Player.objects.select_for_update().get(pk=sanction.player_id)

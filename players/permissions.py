@@ -9,15 +9,18 @@ Roles (a user may hold several):
 - *anonymous*: everybody else; sees the public site only.
 
 Sanctions (charter App. 7 §3, RULES.md §8): yellow and red cards, with the player's identity, are seen by the
-board, and by a referee only for players registered in a tournament that referee runs *before it starts* (a
-registration made on or after the first day, by a result sheet say, shows nothing: any referee can send a sheet
-listing anyone), and only until a week after it ends (``end_date + CARDS_AFTER_END >= today``). Every card a
-referee is shown is written to the audit log (the cards page does it). A yellow card past its expiry date is
-shown to nobody but the board (the nightly task erases it). A player signed in with a linked account sees their
-own sanctions, with their reasons (their account page, their data), never another's and never who recorded
-them. Otherwise the reason of a sanction is the board's alone.
-Nobody but the board sees exclusions' reasons; an exclusion itself is visible publicly only as the player's
-absence.
+board, and by a referee only while refereeing the player: for the *entrants* of a tournament that referee runs,
+from its first day until a week after its last (``start_date <= today <= end_date + CARDS_AFTER_END``). The
+entrants are the players of its tournament day on the site (``LiveEntrant``) and the players registered in the
+calendar before its first day (``Registration``). A registration made on or after the first day of a player who is
+not a player of the tournament day (a result sheet's, say) shows nothing: any referee can send a sheet listing
+anyone. Before the first day a referee sees nobody's cards, so adding players to a tournament that
+has not begun shows nothing either. Every card a referee is shown is written to the audit log (the cards page
+does it, the only page that shows them to a referee). A yellow card past its expiry date is shown to nobody but
+the board (the nightly task erases it). A player signed in with a linked account sees their own sanctions,
+with their reasons (their account page, their data), never another's and never who recorded them; otherwise
+the reason of a sanction is the board's alone. Nobody but the board sees exclusions' reasons; an exclusion
+itself is visible publicly only as the player's absence.
 
 Only the board makes an account a referee (the admin, or naming it as a referee of a tournament it registers):
 a referee may name as co-referees only accounts that referee already (tournaments.registration_views).
@@ -31,6 +34,7 @@ What others import:
     own_sanctions(user) -> Sanction queryset        a player's own, for their account page and their data
     can_view_sanctions(user, player, *, today=None) can_view_tournament_cards(user, tournament, *, today=None)
     visible_sanctions(user, qs=None, *, today=None) -> Sanction queryset (empty when nothing may be seen)
+    cards_entrants(user, *, today=None, tournament=None) -> player IDs whose cards a referee may see today
     can_manage_tournament(user, tournament)         its sheets, corrections and tournament day
     can_send_sheet(user, tournament | None)         can_see_sheet(user, sheet)
     my_tournaments(user) -> Tournament queryset     can_register_tournament(user)
@@ -49,13 +53,13 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db.models import F, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from rest_framework.permissions import BasePermission
 
 from players.models import Player, Sanction
-from tournaments.models import Registration, Tournament
+from tournaments.models import LiveEntrant, Registration, Tournament
 
 # --- roles ------------------------------------------------------------------------------------------------------
 
@@ -91,19 +95,29 @@ def _today(today: date | None) -> date:
     return today or timezone.localdate()
 
 
-# A referee sees the cards of a tournament's players until this long after its last day (the sheet, a correction).
+# A referee sees the cards of a tournament's entrants from its first day until this long after its last (the
+# sheet, a correction).
 CARDS_AFTER_END = timedelta(days=7)
 
 
-def cards_registrations(user, *, today: date | None = None, tournament=None) -> QuerySet:
-    """The registrations that let this referee see a player's cards: in a tournament they referee, made before
-    its first day, the tournament not over for more than CARDS_AFTER_END."""
-    qs = Registration.objects.filter(
-        tournament__referees=user,
-        tournament__end_date__gte=_today(today) - CARDS_AFTER_END,
-        registered_at__date__lt=F("tournament__start_date"),
-    )
-    return qs.filter(tournament=tournament) if tournament is not None else qs
+def cards_tournaments(user, *, today: date | None = None) -> QuerySet:
+    """The tournaments this user referees whose cards window is open: first day <= today <= last day + a week."""
+    today = _today(today)
+    return Tournament.objects.filter(referees=user, start_date__lte=today, end_date__gte=today - CARDS_AFTER_END)
+
+
+def cards_entrants(user, *, today: date | None = None, tournament=None) -> QuerySet:
+    """The players whose cards this referee may see today, as a queryset of player IDs: the entrants (players of the
+    tournament day, and registrations made before the first day) of the tournaments of ``cards_tournaments``,
+    of `tournament` alone when given."""
+    tournaments = cards_tournaments(user, today=today)
+    if tournament is not None:
+        tournaments = tournaments.filter(pk=tournament.pk)
+    registered = Registration.objects.filter(tournament__in=tournaments,
+                                             registered_at__date__lt=F("tournament__start_date"))
+    playing = LiveEntrant.objects.filter(live__tournament__in=tournaments, player__isnull=False)
+    return Player.objects.filter(Q(pk__in=registered.values("player_id")) | Q(pk__in=playing.values("player_id"))
+                                 ).values("pk")
 
 
 # --- sanctions ---------------------------------------------------------------------------------------------------
@@ -118,9 +132,8 @@ def visible_sanctions(user, qs: QuerySet | None = None, *, today: date | None = 
     if not _active(user):
         return qs.none()
     today = _today(today)
-    refereed_players = cards_registrations(user, today=today).values("player_id")
     return (
-        qs.filter(kind__in=[Sanction.YELLOW, Sanction.RED], player_id__in=refereed_players)
+        qs.filter(kind__in=[Sanction.YELLOW, Sanction.RED], player_id__in=cards_entrants(user, today=today))
         .exclude(kind=Sanction.YELLOW, expires_on__lt=today)
     )
 
@@ -141,12 +154,12 @@ def can_view_sanctions(user, player, *, today: date | None = None) -> bool:
         return True
     if not _active(user) or player is None:
         return False
-    return cards_registrations(user, today=today).filter(player=player).exists()
-
+    return cards_entrants(user, today=today).filter(pk=player.pk).exists()
 
 
 def can_view_tournament_cards(user, tournament, *, today: date | None = None) -> bool:
-    """The cards page of a tournament: the board always, its referees until a week after it ends."""
+    """The cards page of a tournament: the board always, its referees until a week after its last day. Before its
+    first day the page lists no card (``cards_entrants`` is empty) and says from when it will."""
     if is_board(user):
         return True
     return is_referee_of(user, tournament) and tournament.end_date + CARDS_AFTER_END >= _today(today)

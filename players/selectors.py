@@ -20,8 +20,9 @@ from datetime import date
 
 from django.db.models import Q, QuerySet
 
+from adlg_site.inputs import whole_number
 from players.models import SPARE_ID, Club, Player, Sanction
-from rules.names import id_query, name_key, search_words
+from rules.names import name_key, search_words
 from tournaments.models import Tournament
 
 MAX_MERGE_HOPS = 10
@@ -41,7 +42,7 @@ def player_search_q(query: str, *, prefix: str = "") -> Q:
     condition = Q()
     for word in words:
         condition &= Q(**{f"{prefix}search_name__contains": word})
-    player_id = id_query(query)
+    player_id = whole_number(query, minimum=1)
     if player_id is not None:
         condition |= Q(**{f"{prefix}id": player_id})
     return condition
@@ -69,7 +70,7 @@ def players_like(*, last_name: str, first_name: str = "", limit: int = 8) -> lis
 
 
 def player_by_exact_id(*, query: str) -> Player | None:
-    player_id = id_query(query)
+    player_id = whole_number(query, minimum=1)
     if player_id is None:
         return None
     return Player.objects.public().filter(pk=player_id).first()

@@ -12,6 +12,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
+from adlg_site.inputs import whole_number
+from adlg_site.limits import rate_limited
 from players.selectors import player_by_exact_id, player_lookup, player_search, public_notices
 from ratings.charts import ADJUSTMENT, OPENING, TOURNAMENT, ChartLabels, ChartPoint, rating_chart_svg
 from ratings.models import RatingEvent
@@ -42,6 +44,7 @@ def home(request):
     })
 
 
+@rate_limited("search")
 def search(request):
     query = (request.GET.get("q") or "").strip()[:80]
     if not query:
@@ -92,9 +95,10 @@ def _head_to_head(request, profile: PlayerProfile):
     raw = request.GET.get("opponent")
     if not raw:
         return None, ""
-    if not raw.isdigit():
+    opponent = whole_number(raw, minimum=1)
+    if opponent is None:
         return None, _("Choose an opponent from the list.")
-    h2h = profile.head_to_head(int(raw))
+    h2h = profile.head_to_head(opponent)
     if h2h is None:
         return None, _("These two players have not met in a rated game.")
     return h2h, ""

@@ -20,7 +20,6 @@ import unicodedata
 MAX_QUERY = 80  # characters of a query read; the rest is ignored
 MAX_WORDS = 6
 MAX_WORD = 40
-MAX_ID_DIGITS = 9  # a federation ID is a positive 32-bit number: 9 digits at most, never a number the DB refuses
 
 # Letters that Unicode's compatibility decomposition does not turn into ASCII letters.
 _SPECIAL = {
@@ -70,9 +69,3 @@ def search_words(query: str) -> list[str]:
     return [fold_name(word)[:MAX_WORD] for word in text.split()][:MAX_WORDS]
 
 
-def id_query(query: str) -> int | None:
-    """The federation ID a query is, when it is one: ASCII digits only ("²" and "٣" are not), 1 to 9 of them."""
-    text = (query or "").strip()
-    if text.isascii() and text.isdigit() and len(text) <= MAX_ID_DIGITS and int(text) > 0:
-        return int(text)
-    return None

@@ -153,12 +153,13 @@ def my_tournaments(request):
 def cards(request, tournament):
     today = timezone.localdate()
     board = permissions.is_board(request.user)
-    # The board sees every registered player's cards; a referee those registered before the first day.
-    registered = (tournament.registrations if board else
-                  permissions.cards_registrations(request.user, today=today, tournament=tournament))
+    # The board sees every registered player's cards; a referee those of the tournament's entrants
+    # (players.permissions.cards_entrants).
+    entrants = (tournament.registrations.values("player_id") if board else
+                permissions.cards_entrants(request.user, today=today, tournament=tournament))
     sanctions = list(
         permissions.visible_sanctions(request.user, today=today)
-        .filter(player_id__in=registered.values("player_id"), kind__in=[Sanction.YELLOW, Sanction.RED])
+        .filter(player_id__in=entrants, kind__in=[Sanction.YELLOW, Sanction.RED])
         .exclude(kind=Sanction.YELLOW, expires_on__lt=today)
         .select_related("player", "player__club")
     )
@@ -175,6 +176,7 @@ def cards(request, tournament):
         {
             "tournament": tournament,
             "sanctions": sanctions,
-            "show_reason": permissions.is_board(request.user),
+            "show_reason": board,
+            "not_begun": not board and today < tournament.start_date,
         },
     )

@@ -47,8 +47,14 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: the container's healthcheck, over plain HTTP on 127.0.0.1, is answered before the HTTPS redirect and
+    # the host check (adlg_site.middleware).
+    "adlg_site.middleware.healthz",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before the session is read (its cookie is a query too) and any view reads a parameter: a NUL character,
+    # which PostgreSQL refuses in text, answers 400 (adlg_site.middleware).
+    "adlg_site.middleware.refuse_nul",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -78,7 +84,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_USERNAME_CALLABLE = "players.account_views.attempted_username"
-AXES_CLIENT_IP_CALLABLE = "players.account_views.client_address"
+AXES_CLIENT_IP_CALLABLE = "adlg_site.client.client_address"
 AXES_LOCKOUT_CALLABLE = "players.account_views.locked_out"
 AXES_VERBOSE = False
 # The client's address: REMOTE_ADDR, unless the site runs behind reverse proxies that append the address they
@@ -87,6 +93,18 @@ AXES_VERBOSE = False
 # stands to the left of what our proxies wrote, and is never read.
 TRUSTED_PROXY_HEADER = os.environ.get("TRUSTED_PROXY_HEADER", "").strip()
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 1 if TRUSTED_PROXY_HEADER else 0)
+# Everything that counts requests per client reads it from adlg_site.client.client_address.
+
+# Per-client rate limits (adlg_site.limits): a signed-in account, or a client address, per group. Counted in the
+# cache, atomically; with the cache unreachable a request passes (a limit must not take the site down with Redis).
+RATE_LIMITS = {
+    # The whole read API, per client: a script reading every page of a list stays far below it.
+    "api": "300/m",
+    # The public player search (the one page whose query a visitor writes freely): a person types a few a minute,
+    # and a tournament hall behind one address shares the count.
+    "search": "120/m",
+}
+RATELIMIT_FAIL_OPEN = True
 
 # Content-Security-Policy (django-csp): scripts only from the site itself; inline style attributes are allowed
 # (pages and charts use them), inline scripts are not. No page may be framed.
@@ -220,6 +238,11 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    # Every API view counts against RATE_LIMITS["api"] for its client (adlg_site.limits); a view that names its
+    # own throttle_classes lists it too.
+    "DEFAULT_THROTTLE_CLASSES": ["adlg_site.limits.ClientRateThrottle"],
+    # DRF's own throttles (get_ident) read X-Forwarded-For only as far as our proxies wrote it; never otherwise.
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT if TRUSTED_PROXY_HEADER.casefold() == "x-forwarded-for" else 0,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "AdlG federation ratings API",
@@ -230,26 +253,31 @@ SPECTACULAR_SETTINGS = {
 
 # Celery: with REDIS_URL the broker is Redis and a worker runs the tasks; without it they run in-process.
 REDIS_URL = os.environ.get("REDIS_URL")
-# The cache only saves work (the rating list's filter choices): with Redis unreachable, django-redis answers
-# every read as a miss and drops every write (IGNORE_EXCEPTIONS), after at most half a second, and the pages
-# are computed from the database.
+# The cache only saves work (the rating list's filter choices, the live fragment) and holds the per-client rate
+# limits' counts. With Redis unreachable, django-redis answers every read as a miss and drops every write
+# (IGNORE_EXCEPTIONS): the pages are computed from the database and the limits let requests through. Every call
+# is bounded by a quarter of a second (connecting and reading), and a failure opens a breaker (adlg_site.cache):
+# for CACHE_RETRY_SECONDS the process does not call Redis at all, so a Redis that accepts connections and never
+# answers costs what a closed port costs. The breaker logs one line when it opens (at most every
+# CACHE_LOG_SECONDS), not a traceback per request.
 CACHES = {
     "default": (
         {
-            "BACKEND": "django_redis.cache.RedisCache",
+            "BACKEND": "adlg_site.cache.BreakerRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "adlg",
             "OPTIONS": {
                 "IGNORE_EXCEPTIONS": True,
-                "SOCKET_CONNECT_TIMEOUT": 0.5,
-                "SOCKET_TIMEOUT": 0.5,
+                "SOCKET_CONNECT_TIMEOUT": 0.25,
+                "SOCKET_TIMEOUT": 0.25,
             },
         }
         if REDIS_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
-# Log every read or write the cache skipped, so that an outage shows in the logs.
-DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+CACHE_RETRY_SECONDS = 5
+CACHE_LOG_SECONDS = 60
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = False
 if REDIS_URL:
     CELERY_BROKER_URL = validate_redis_url(REDIS_URL)
     # No result backend: nothing reads a task's return value (a replay's state is its ReplayRequest row), and
@@ -274,8 +302,12 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 0.5
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": 3600,
-    # Two connection attempts at most when a message is sent, each given half a second to connect.
+    # Two connection attempts at most when a message is sent, each given half a second to connect, and every
+    # command half a second to be answered: a Redis that accepts connections and never answers no longer holds a
+    # sending thread (ratings.tasks.enqueue_replay) forever. The worker's BRPOP waits in the event loop, not on
+    # this timeout.
     "socket_connect_timeout": 0.5,
+    "socket_timeout": 0.5,
     "max_retries": 1,
     "interval_start": 0,
 }

@@ -339,6 +339,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "fr": "Le site n'a pas de tournoi d'identifiant {id}. Laissez Tournament ID vide pour un tournoi "
         "nouveau sur le site, ou corrigez-le.",
     },
+    "tournament_running_live": {
+        "en": 'Tournament {id} ("{name}") is being run live on the site: its results will be those of its '
+        'tournament day. Publish the tournament day first ("Publish the tournament", on its page under Run a '
+        "tournament live); then send a sheet if its results need correcting.",
+        "fr": "Le tournoi {id} (« {name} ») se déroule en direct sur le site\u00a0: ses résultats seront ceux "
+        "de sa journée de tournoi. Publiez d'abord la journée (« Publier le tournoi », sur sa page sous Diriger "
+        "un tournoi en direct)\u00a0; envoyez ensuite une feuille si ses résultats sont à corriger.",
+    },
     "tournament_already_on_site": {
         "en": 'The site already has the tournament "{name}" starting {start}, with ID {id}. To correct '
         "it, give its ID {id} in Tournament ID; if this is another tournament, give it another name.",

@@ -1,10 +1,16 @@
 """No Docker engine runs here: check what can be checked of docker-compose.yml and the Dockerfile."""
 
 import importlib
+import os
 import re
 import shlex
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 
+import pytest
 import yaml
 from django.conf import settings
 
@@ -67,3 +73,73 @@ def test_the_yearly_downgrade_runs_at_half_past_eleven_on_new_years_eve_in_paris
 
 def test_the_healthcheck_url_answers(client):
     assert client.get("/healthz").status_code == 200
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def production_gunicorn(tmp_path):
+    """gunicorn as the container starts it (gunicorn.conf.py from the project's folder, the production settings:
+    HTTPS redirect on, ALLOWED_HOSTS a public name), one worker, on a free port of 127.0.0.1."""
+    port = _free_port()
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "adlg_site.settings.production",
+           "SECRET_KEY": "ci-" + "k3y-f0r-the-healthcheck-test-0123456789-abcdefghijklmnop",
+           "ALLOWED_HOSTS": "ratings.example.org", "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"}
+    env.pop("REDIS_URL", None)
+    server = subprocess.Popen([str(Path(sys.executable).with_name("gunicorn")), "adlg_site.wsgi:application",
+                               "--bind", f"127.0.0.1:{port}", "--workers", "1"],
+                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and server.poll() is None:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        yield port, env
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def _healthcheck(port: int, env: dict) -> subprocess.CompletedProcess:
+    """The compose file's own healthcheck command, aimed at `port`."""
+    check = COMPOSE["services"]["web"]["healthcheck"]["test"]
+    assert check[:3] == ["CMD", "python", "-c"]
+    return subprocess.run([sys.executable, "-c", check[3].replace("8000", str(port))], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=30)
+
+
+def test_the_web_healthcheck_passes_under_the_production_settings(production_gunicorn):
+    """It failed: plain HTTP to 127.0.0.1 was redirected to HTTPS, and 127.0.0.1 is not an allowed host."""
+    result = _healthcheck(*production_gunicorn)
+    assert result.returncode == 0, result.stderr[-2000:]
+
+
+def test_a_slow_client_does_not_hold_the_worker(production_gunicorn):
+    port, env = production_gunicorn
+    slow = socket.create_connection(("127.0.0.1", port))
+    try:
+        slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: ratings.example.org\r\n")  # and never ends its headers
+        start = time.monotonic()
+        result = _healthcheck(port, env)
+        assert result.returncode == 0, result.stderr[-2000:]
+        assert time.monotonic() - start < 5
+    finally:
+        slow.close()
+
+
+def test_gunicorns_settings_are_read_from_one_file_and_bound_slow_clients():
+    settings_file = {}
+    exec((ROOT / "gunicorn.conf.py").read_text(), settings_file)  # noqa: S102 - our own settings file
+    assert settings_file["worker_class"] == "gthread" and settings_file["threads"] >= 4
+    assert settings_file["timeout"] <= 30 and settings_file["keepalive"] <= 5
+    web = COMPOSE["services"]["web"]["command"]
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    for option in ("--timeout", "--workers", "--keep-alive", "--threads"):  # nothing overrides the file
+        assert option not in web and option not in dockerfile
+    assert "WORKDIR /app" in dockerfile and "COPY . ." in dockerfile  # the file is in gunicorn's folder

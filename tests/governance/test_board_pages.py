@@ -207,6 +207,9 @@ def carded(board, tournament, entrant):
 
 
 def test_the_referee_sees_the_card_of_a_registered_player_but_not_the_reason(client, referee, tournament, carded):
+    tournament.start_date = timezone.localdate()  # registered before its first day, which is today
+    tournament.save(update_fields=["start_date"])
+    tournament.registrations.update(registered_at=timezone.now() - timedelta(days=10))
     client.force_login(referee)
     page = client.get(reverse("board:tournament_cards", args=[tournament.pk])).content.decode()
     assert carded.last_name in page

@@ -1,8 +1,10 @@
-"""A referee sees a player's cards only for players registered in a tournament they referee before it starts,
-for its dates and a week after; every card a referee is shown is written to the audit log.
+"""A referee sees a player's cards only while refereeing them: for the entrants of a tournament they referee (the
+players of its tournament day, the players registered before its first day), from its first day to a week after
+its last; every card a referee is shown is written to the audit log.
 
-The issue's attack: a referee sends a sheet dated today listing players 11 and 12 without games, and read
-their cards."""
+The attacks: a referee sends a sheet dated today listing players 11 and 12 without games, and read their cards
+(issue 21); a referee adds players 11 and 12 to the tournament day of one of their tournaments that starts later,
+which registers them before its first day, and read their cards (issue 30)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ from players.governance import sanction_give
 from players.models import AuditEntry, Player, Sanction
 from tests.governance.factories import make_player, make_tournament
 from tests.sheets.builders import SheetBuilder
+from tournaments.live.entrants import NewEntrant, entrant_add
+from tournaments.live.start import live_begin
 from tournaments.models import Registration
 from tournaments.sheets.services import sheet_import_bytes
 
@@ -67,14 +71,53 @@ def test_the_cards_page_of_that_tournament_lists_no_card(client, referee, carded
     assert "Onze" not in page and "Douze" not in page
 
 
-def test_a_registration_made_before_the_start_shows_the_cards_until_a_week_after_the_end(referee, carded):
+def test_a_registration_made_before_the_start_shows_the_cards_from_the_first_day_to_a_week_after_the_last(
+        referee, carded):
     tournament = make_tournament("Open", referees=[referee])  # starts in 30 days, ends the day after
     for player in carded:
         Registration.objects.create(tournament=tournament, player=player)
-    assert set(permissions.visible_sanctions(referee)) == set(Sanction.objects.all())
+    assert list(permissions.visible_sanctions(referee)) == []  # not before the first day
+    assert not permissions.can_view_sanctions(referee, carded[0], today=tournament.start_date - timedelta(days=1))
+    assert set(permissions.visible_sanctions(referee, today=tournament.start_date)) == set(Sanction.objects.all())
     week_after = tournament.end_date + timedelta(days=7)
     assert permissions.can_view_sanctions(referee, carded[0], today=week_after)
     assert not permissions.can_view_sanctions(referee, carded[0], today=week_after + timedelta(days=1))
+
+
+def test_adding_players_to_the_tournament_day_of_a_tournament_not_begun_shows_no_card(client, referee, carded):
+    tournament = make_tournament("Open", referees=[referee])  # starts in 30 days
+    live = live_begin(tournament, user=referee)
+    for player in carded:
+        entrant_add(live, NewEntrant(player=player.pk), user=referee)
+    # The tournament day registered them, before the first day: the rule of issue 21 showed their cards here.
+    assert Registration.objects.filter(tournament=tournament, player__in=carded).count() == 2
+    assert list(permissions.visible_sanctions(referee)) == []
+    assert not any(permissions.can_view_sanctions(referee, player) for player in carded)
+    client.force_login(referee)
+    page = client.get(reverse("board:tournament_cards", args=[tournament.pk])).content.decode()
+    assert "Onze" not in page and "Douze" not in page
+    assert "The cards of the players are shown from the first day of the tournament" in page
+    assert AuditEntry.objects.get(action="view_cards").changes == {"cards": []}
+
+
+def test_the_players_of_the_tournament_day_are_shown_from_its_first_day_to_a_week_after_its_last(referee, carded):
+    today = timezone.localdate()
+    tournament = make_tournament("Open", start=today, days=1, referees=[referee])
+    live = live_begin(tournament, entrants=[NewEntrant(player=carded[0].pk)], user=referee)
+    entrant_add(live, NewEntrant(player=carded[1].pk), user=referee)  # arrives on the day
+    assert set(permissions.visible_sanctions(referee)) == set(Sanction.objects.all())
+    week_after = tournament.end_date + timedelta(days=7)
+    assert set(permissions.visible_sanctions(referee, today=week_after)) == set(Sanction.objects.all())
+    assert list(permissions.visible_sanctions(referee, today=week_after + timedelta(days=1))) == []
+    assert list(permissions.visible_sanctions(referee, today=today - timedelta(days=1))) == []
+
+
+def test_a_tournament_of_another_referee_shows_nothing(referee, other_referee, carded):
+    tournament = make_tournament("Theirs", start=timezone.localdate(), referees=[other_referee])
+    live_begin(tournament, entrants=[NewEntrant(player=p.pk) for p in carded], user=other_referee)
+    make_tournament("Mine", start=timezone.localdate(), referees=[referee])
+    assert list(permissions.visible_sanctions(referee)) == []
+    assert set(permissions.visible_sanctions(other_referee)) == set(Sanction.objects.all())
 
 
 def test_a_registration_made_on_the_first_day_shows_nothing(referee, carded):
@@ -104,9 +147,8 @@ def test_a_corrected_sheet_keeps_the_registration_dates_of_the_players_it_keeps(
 
 
 def test_every_card_a_referee_views_is_audited(client, referee, carded):
-    tournament = make_tournament("Open", referees=[referee])
-    for player in carded:
-        Registration.objects.create(tournament=tournament, player=player)
+    tournament = make_tournament("Open", start=timezone.localdate(), referees=[referee])
+    live_begin(tournament, entrants=[NewEntrant(player=p.pk) for p in carded], user=referee)
     client.force_login(referee)
     page = client.get(reverse("board:tournament_cards", args=[tournament.pk])).content.decode()
     assert "Onze" in page and "Douze" in page

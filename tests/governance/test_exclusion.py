@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 from datetime import date
+from io import StringIO
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
 
 from players.governance import GovernanceError, player_exclude, player_merge, sanction_give
 from players.models import SPARE_ID, AuditEntry, OpeningBalance, Player, RetiredId, Sanction
 from players.services import next_free_id_preview, player_ids_allocate
 from ratings.models import ReplayRequest
 from tests.governance.factories import make_player, make_tournament, play
+from tournaments.live.entrants import NewEntrant
+from tournaments.live.start import live_begin
+from tournaments.models import LiveTournament
 
 pytestmark = pytest.mark.django_db
 
@@ -105,3 +112,52 @@ def test_it_points_from_a_merged_duplicate_to_the_kept_record(board, cheat):
     player_merge(keep=cheat, duplicate=duplicate, user=board)
     with pytest.raises(GovernanceError, match=f"exclude player {cheat.pk} instead"):
         player_exclude(player=duplicate, reason="cheating", user=board)
+
+
+# --- a player of a tournament run live (issue 30) ------------------------------------------------------------------
+
+
+@pytest.fixture
+def running_live(cheat, referee):
+    """A tournament run live on the site, the cheat among its players, not yet published."""
+    tournament = make_tournament("Open du Direct", start=date(2026, 11, 21), referees=[referee])
+    return live_begin(tournament, entrants=[NewEntrant(player=cheat.pk), NewEntrant(player=make_player("Autre").pk)],
+                      user=referee)
+
+
+def test_it_refuses_to_exclude_a_player_of_a_tournament_run_live_and_names_the_tournament(board, cheat,
+                                                                                          running_live):
+    with pytest.raises(GovernanceError) as refused:
+        player_exclude(player=cheat, reason="loaded dice", user=board)
+    message = str(refused.value)
+    assert f"tournament {running_live.pk} (Open du Direct, 21 Nov 2026)" in message
+    assert "publish it first" in message
+    cheat.refresh_from_db()
+    assert not cheat.is_excluded and not Sanction.objects.filter(player=cheat).exists()
+
+
+def test_it_refuses_a_withdrawn_player_of_it_too(board, cheat, running_live):
+    running_live.entrants.filter(player=cheat).update(withdrawn_from=2)  # the games already played stay
+    with pytest.raises(GovernanceError, match="run live on the site"):
+        player_exclude(player=cheat, reason="loaded dice", user=board)
+
+
+def test_it_excludes_the_player_once_the_tournament_day_is_published(board, cheat, running_live):
+    LiveTournament.objects.filter(pk=running_live.pk).update(published_at=timezone.now())
+    player_exclude(player=cheat, reason="loaded dice", user=board)
+    cheat.refresh_from_db()
+    assert cheat.is_excluded
+
+
+def test_the_boards_page_says_why_it_refuses(client, board, cheat, running_live):
+    client.force_login(board)
+    response = client.post(reverse("board:sanctions"), {
+        "player": cheat.pk, "kind": "exclusion", "reason": "loaded dice", "decided_on": "2026-11-21",
+        "confirm": "yes"})
+    assert "run live on the site and not yet published" in response.content.decode()
+    assert not Sanction.objects.filter(player=cheat).exists()
+
+
+def test_the_exclude_player_command_says_why_it_refuses(cheat, running_live):
+    with pytest.raises(CommandError, match="run live on the site"):
+        call_command("exclude_player", str(cheat.pk), "--reason", "loaded dice", stdout=StringIO())

@@ -102,7 +102,7 @@ def _near(text: str, names: list[str], words: list[str]) -> str | None:
 
 @pytest.fixture
 def world(personas, board, referee, other_referee, tournament):
-    """Players with cards who appear everywhere publicly: ratings, a rated tournament, a coming tournament."""
+    """Players with cards who appear everywhere publicly: ratings, a rated tournament, a running tournament."""
     yellow = factories.player("Quillardeau", "Zébulon")
     red = factories.player("Vercoutrain", "Aristide")
     excluded = factories.player("Malfratier", "Octave")
@@ -110,8 +110,11 @@ def world(personas, board, referee, other_referee, tournament):
     played = factories.rated_tournament([yellow, red, excluded, *others], name="Open des Cartes",
                                         start=date(2024, 3, 9))
     factories.championship_totals(2024)
-    register(tournament, yellow, red)  # the referee's coming tournament
+    register(tournament, yellow, red)  # the referee's tournament, registered before it starts
     today = timezone.localdate()
+    tournament.start_date = today  # and now running: its referee sees the cards (players.permissions)
+    tournament.save(update_fields=["start_date"])
+    tournament.registrations.update(registered_at=timezone.now() - timedelta(days=10))
     sanction_give(player=yellow, kind=Sanction.YELLOW, reason=YELLOW_REASON, user=board, decided_on=today)
     sanction_give(player=red, kind=Sanction.RED, reason=RED_REASON, user=board, decided_on=today)
     player_exclude(player=excluded, reason=EXCLUSION_REASON, user=board)

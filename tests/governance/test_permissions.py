@@ -29,11 +29,12 @@ MATRIX = {
 
 
 def check(action, user, tournament, entrant):
+    playing = tournament.start_date  # the cards are seen while the tournament is refereed
     return {
-        "view_sanctions": lambda: permissions.can_view_sanctions(user, entrant),
+        "view_sanctions": lambda: permissions.can_view_sanctions(user, entrant, today=playing),
         "manage_tournament": lambda: permissions.can_manage_tournament(user, tournament),
         "send_sheet": lambda: permissions.can_send_sheet(user, tournament),
-        "tournament_cards": lambda: permissions.can_view_tournament_cards(user, tournament),
+        "tournament_cards": lambda: permissions.can_view_tournament_cards(user, tournament, today=playing),
         "board_decisions": lambda: permissions.is_board(user),
         "register_tournament": lambda: permissions.can_register_tournament(user),
     }[action]()
@@ -79,14 +80,23 @@ def test_it_shows_the_board_every_sanction(board, cards):
     assert set(permissions.visible_sanctions(board)) == set(cards)
 
 
-def test_it_shows_a_referee_only_the_cards_of_their_tournaments_players(referee, cards):
+def test_it_shows_a_referee_only_the_cards_of_their_tournaments_players(referee, tournament, cards):
     yellow, red, _other = cards
-    assert set(permissions.visible_sanctions(referee)) == {yellow, red}
+    assert set(permissions.visible_sanctions(referee, today=tournament.start_date)) == {yellow, red}
 
 
 @pytest.mark.parametrize("role", ["anonymous", "player", "other_referee"])
-def test_it_shows_no_sanction_to_others(personas, cards, role):
-    assert list(permissions.visible_sanctions(personas[role])) == []
+def test_it_shows_no_sanction_to_others(personas, tournament, cards, role):
+    assert list(permissions.visible_sanctions(personas[role], today=tournament.start_date)) == []
+
+
+def test_it_shows_the_referee_no_card_before_the_first_day(referee, tournament, entrant, cards):
+    day_before = tournament.start_date - timedelta(days=1)
+    assert not permissions.can_view_sanctions(referee, entrant, today=day_before)
+    assert list(permissions.visible_sanctions(referee, today=day_before)) == []
+    assert list(permissions.cards_entrants(referee, today=day_before, tournament=tournament)) == []
+    assert list(permissions.cards_entrants(referee, today=tournament.start_date, tournament=tournament)) == [
+        {"pk": entrant.pk}]
 
 
 def test_it_hides_the_cards_from_the_referee_a_week_after_the_tournament_has_ended(referee, tournament, entrant,

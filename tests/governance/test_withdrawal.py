@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import threading
 from datetime import date
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 
 from players.governance import GovernanceError, player_exclude, sanction_give, sanction_withdraw
@@ -126,3 +128,59 @@ def test_only_the_board_withdraws(client, referee, board):
     assert client.get(url).status_code == 403
     assert client.post(url, {"reason": "mine"}).status_code == 403
     assert Sanction.objects.filter(pk=card.pk).exists()
+
+
+# --- twice at once (issue 30) --------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", ["yellow", "exclusion"])
+def test_withdrawing_the_same_sanction_twice_tells_the_second_it_was_already_withdrawn(board, kind):
+    player = make_player("Martin", "Paul")
+    sanction = sanction_give(player=player, kind=kind, reason="x", user=board)
+    stale = Sanction.objects.get(pk=sanction.pk)  # what the second board member's page loaded
+    sanction_withdraw(sanction=sanction, reason="appeal upheld", user=board)
+    with pytest.raises(GovernanceError, match="already withdrawn"):
+        sanction_withdraw(sanction=stale, reason="appeal upheld", user=board)
+    assert AuditEntry.objects.filter(action__in=["sanction_withdrawn", "exclusion_withdrawn"]).count() == 1
+
+
+@pytest.mark.django_db
+def test_the_page_tells_a_second_click_the_sanction_was_already_withdrawn(board_client, board):
+    card = sanction_give(player=make_player("Martin"), kind="yellow", reason="x", user=board)
+    url = reverse("board:sanction_withdraw", args=[card.pk])
+    assert board_client.post(url, {"reason": "appeal upheld"}).status_code == 302
+    response = board_client.post(url, {"reason": "appeal upheld"}, follow=True)
+    assert response.status_code == 200
+    assert f"Sanction #{card.pk} was already withdrawn" in response.content.decode()
+    assert board_client.get(url).status_code == 404
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("kind", ["red", "exclusion"])
+def test_two_board_members_withdrawing_at_once_get_one_withdrawal_and_one_message(board, kind):
+    """Two transactions at the same moment (PostgreSQL): the row lock makes the second wait, then read again."""
+    sanction = sanction_give(player=make_player("Martin"), kind=kind, reason="x", user=board)
+    outcomes, barrier = [], threading.Barrier(2)
+
+    def withdraw(page):  # what each board member's page loaded
+        try:
+            barrier.wait()
+            sanction_withdraw(sanction=page, reason="appeal upheld", user=board)
+            outcomes.append("withdrawn")
+        except GovernanceError as exc:
+            outcomes.append(str(exc))
+        except Exception as exc:  # the failure of issue 30: DoesNotExist, a server error
+            outcomes.append(repr(exc))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=withdraw, args=(Sanction.objects.get(pk=sanction.pk),)) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(outcomes)[1] == "withdrawn", outcomes
+    assert "already withdrawn" in sorted(outcomes)[0], outcomes
+    assert not Sanction.objects.filter(pk=sanction.pk).exists()

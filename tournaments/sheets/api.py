@@ -29,6 +29,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
+from adlg_site.limits import ClientRateThrottle
 from players import permissions
 from ratings.models import ReplayRequest
 from rules.sheet import messages
@@ -143,7 +144,7 @@ class SheetUploadView(APIView):
     authentication_classes = [TokenAuthentication, SessionAuthentication]
     parser_classes = [MultiPartParser, FormParser]
     permission_classes = [IsAuthenticated, MayUploadSheets]
-    throttle_classes = [SheetUploadThrottle]
+    throttle_classes = [ClientRateThrottle, SheetUploadThrottle]
 
     def initial(self, request, *args, **kwargs):
         # Before authentication: the session's CSRF check would read (and buffer) the whole body.
@@ -188,7 +189,8 @@ class SheetUploadView(APIView):
                     user=request.user, data=file.read(), file_name=PurePath(file.name).name
                 )
                 outcome = (
-                    sheet_import(sheet=sheet, user=request.user) if report.ok else SheetOutcome(sheet, report)
+                    sheet_import(sheet=sheet, user=request.user, refuse_if_live=True) if report.ok
+                    else SheetOutcome(sheet, report)
                 )
         except UploadForbidden as refused:
             raise PermissionDenied(_forbidden_message(refused)) from None

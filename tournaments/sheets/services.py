@@ -4,6 +4,11 @@ The pure reader (rules.sheet) finds everything wrong inside the file; this modul
 database knows (IDs, excluded players, tournaments already on the site), keeps every upload, and writes an
 accepted sheet's tournament, players, registrations and games in one transaction together with the replay
 request that brings ratings up to date.
+
+A tournament run live on the site (a LiveTournament not yet published) gets its results from its tournament day,
+whose publication imports its own workbook through this module: a sheet a referee sends for it meanwhile (the
+upload page, the API, import_results: ``refuse_if_live=True``) is refused, or it would be rated while the live
+page still says the tournament is running.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from ratings.selectors import filter_choices_forget
 from rules.sheet.checks import check_sheet, referenced_ids
 from rules.sheet.parsed import KnownPlayer, KnownTournament, ParsedSheet, SheetContext, parsed_as_json, parsed_from_json
 from rules.sheet.reader import read_sheet
-from rules.sheet.report import Report, report_as_json, report_from_json
+from rules.sheet.report import Issue, Report, report_as_json, report_from_json
 from rules.sheet.values import name_club_key
 from tournaments.models import Game, Registration, Sheet, Tournament
 
@@ -119,10 +124,38 @@ def sheet_reading(sheet: Sheet) -> ParsedSheet:
     return parsed
 
 
-def sheet_recheck(sheet: Sheet) -> tuple[ParsedSheet, Report]:
+def sheet_recheck(sheet: Sheet, *, refuse_if_live: bool = False) -> tuple[ParsedSheet, Report]:
     """The stored reading, checked again against the federation as it is now (for the preview and the import)."""
     parsed = sheet_reading(sheet)
-    return parsed, _checked(parsed)
+    report = _checked(parsed)
+    return parsed, _refused_if_live(parsed, report) if refuse_if_live else report
+
+
+def running_live(parsed: ParsedSheet) -> Tournament | None:
+    """The tournament of the site the sheet is for (by its Tournament ID, else by its name and first day) when it
+    is being run live on the site: its LiveTournament exists and is not published."""
+    fields = parsed.tournament_fields
+    running = Tournament.objects.filter(live__isnull=False, live__published_at__isnull=True)
+    if isinstance(fields.get("tournament_id"), int):
+        return running.filter(pk=fields["tournament_id"]).first()
+    if fields.get("name") and isinstance(fields.get("start"), date):
+        return running.filter(start_date=fields["start"], name__iexact=str(fields["name"]).strip()).first()
+    return None
+
+
+def _refused_if_live(parsed: ParsedSheet, report: Report) -> Report:
+    """The report, with first an error when the sheet's tournament is being run live (see the module)."""
+    if report.refused or _sheet_missing(report):
+        return report
+    tournament = running_live(parsed)
+    if tournament is None:
+        return report
+    cells = parsed.tournament_cells
+    issue = Issue(code="tournament_running_live", sheet="Tournament",
+                  cell=cells.get("tournament_id") or cells.get("name") or "B2",
+                  params={"id": tournament.pk, "name": tournament.name})
+    return Report(errors=[issue, *report.errors], warnings=list(report.warnings), more_errors=report.more_errors,
+                  more_warnings=report.more_warnings)
 
 
 def sheet_report(sheet: Sheet) -> Report:
@@ -150,7 +183,8 @@ def _sheet_missing(report: Report) -> bool:
     return any(issue.code == "missing_sheet" for issue in report.errors)
 
 
-def sheet_receive(*, data: bytes, file_name: str, user=None) -> tuple[Sheet, ParsedSheet, Report]:
+def sheet_receive(*, data: bytes, file_name: str, user=None,
+                  refuse_if_live: bool = False) -> tuple[Sheet, ParsedSheet, Report]:
     """Keep an uploaded file and its report (status rejected or checked). The referee confirms afterwards.
 
     A file identical to one already imported is not stored again: the earlier sheet is returned as it is,
@@ -162,6 +196,8 @@ def sheet_receive(*, data: bytes, file_name: str, user=None) -> tuple[Sheet, Par
         parsed = sheet_reading(previous)
         return previous, parsed, parsed.report
     parsed, report = sheet_check(data=data)
+    if refuse_if_live:
+        report = _refused_if_live(parsed, report)
     sheet = Sheet.objects.create(
         file_name=file_name[:200], content=data, sha256=sha256, size=len(data),
         uploaded_by=user if getattr(user, "is_authenticated", False) else None,
@@ -190,8 +226,9 @@ def sheet_import_committed(*, sheet: Sheet | None = None, data: bytes | None = N
     return imported.filter(sha256=sha256, uploaded_by=user).order_by("-imported_at").first()
 
 
-def sheet_import(*, sheet: Sheet, user=None) -> SheetOutcome:
-    """Import a received sheet all or nothing; the same content twice changes nothing the second time."""
+def sheet_import(*, sheet: Sheet, user=None, refuse_if_live: bool = False) -> SheetOutcome:
+    """Import a received sheet all or nothing; the same content twice changes nothing the second time.
+    `refuse_if_live`: a referee's sheet, refused for a tournament being run live (see the module)."""
     with transaction.atomic():
         # One import at a time: the allocator row is the federation-wide lock for new IDs and new tournaments,
         # so two referees importing at once end as if one had gone first.
@@ -207,7 +244,7 @@ def sheet_import(*, sheet: Sheet, user=None) -> SheetOutcome:
                                 new_players=dict(previous.new_players), unchanged=True)
         # Checked again, now under the lock: since the upload was checked, another import may have added the
         # same tournament or changed the players it names. The file itself is not read again.
-        parsed, report = sheet_recheck(sheet)
+        parsed, report = sheet_recheck(sheet, refuse_if_live=refuse_if_live)
         if not report.ok:
             Sheet.objects.filter(pk=sheet.pk).update(status=Sheet.REJECTED, **_stored(parsed, report))
             return SheetOutcome(sheet=sheet, report=report)
@@ -231,16 +268,16 @@ def sheet_import(*, sheet: Sheet, user=None) -> SheetOutcome:
     return SheetOutcome(sheet=sheet, report=report, tournament_id=tournament.pk, new_players=new_players)
 
 
-def sheet_import_bytes(*, data: bytes, file_name: str, user=None) -> SheetOutcome:
-    """Receive and import in one step (the `import_results` command and the API)."""
+def sheet_import_bytes(*, data: bytes, file_name: str, user=None, refuse_if_live: bool = False) -> SheetOutcome:
+    """Receive and import in one step (the `import_results` command; the tournament day's publication)."""
     with transaction.atomic():
-        sheet, _, report = sheet_receive(data=data, file_name=file_name, user=user)
+        sheet, _, report = sheet_receive(data=data, file_name=file_name, user=user, refuse_if_live=refuse_if_live)
         if not report.ok:
             return SheetOutcome(sheet=sheet, report=report)
         if sheet.status in (Sheet.IMPORTED, Sheet.REPLAYED):
             return SheetOutcome(sheet=sheet, report=report, tournament_id=sheet.tournament_id,
                                 new_players=dict(sheet.new_players), unchanged=True)
-        return sheet_import(sheet=sheet, user=user)
+        return sheet_import(sheet=sheet, user=user, refuse_if_live=refuse_if_live)
 
 
 def _write_tournament(parsed: ParsedSheet, *, user) -> tuple[Tournament, dict[str, int], date]:
@@ -354,9 +391,10 @@ def named_tournament(parsed: ParsedSheet) -> Tournament | None:
 
 
 def sheet_receive_as(*, user, data: bytes, file_name: str) -> tuple[Sheet, ParsedSheet, Report]:
-    """sheet_receive, undone (nothing kept) when the sheet names a tournament this user may not send."""
+    """sheet_receive of a referee's sheet (refused for a tournament being run live), undone (nothing kept) when the
+    sheet names a tournament this user may not send."""
     with transaction.atomic():
-        sheet, parsed, report = sheet_receive(data=data, file_name=file_name, user=user)
+        sheet, parsed, report = sheet_receive(data=data, file_name=file_name, user=user, refuse_if_live=True)
         tournament = named_tournament(parsed)
         if not permissions.can_send_sheet(user, tournament):
             raise UploadForbidden(tournament)

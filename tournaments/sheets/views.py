@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from adlg_site.inputs import whole_number
 from players import permissions
 from ratings.models import ReplayRequest
 from rules.sheet import messages as sheet_messages
@@ -194,11 +195,12 @@ def home(request):
 
 @require_GET
 def template_blank(request):
-    tournament_id = request.GET.get("tournament", "").strip()
-    if tournament_id:
-        if not tournament_id.isdigit():
+    raw = request.GET.get("tournament", "").strip()
+    if raw:
+        tournament_id = whole_number(raw, minimum=1)
+        if tournament_id is None:
             raise Http404(_("Give the tournament's number (digits only)."))
-        return redirect("referee:tournament_template", int(tournament_id))
+        return redirect("referee:tournament_template", tournament_id)
     return _xlsx(blank_workbook(), "adlg-result-sheet.xlsx")
 
 
@@ -290,7 +292,8 @@ def _refusal_kind(report: dict) -> str:
 
 
 def _preview(request, sheet: Sheet, form: ConfirmForm, *, status: int = 200) -> HttpResponse:
-    parsed, report = sheet_recheck(sheet)  # the stored reading, checked against the federation as it is now
+    # The stored reading, checked against the federation as it is now.
+    parsed, report = sheet_recheck(sheet, refuse_if_live=True)
     preview = sheet_preview(parsed) if report.ok else None
     return render(
         request,
@@ -323,7 +326,7 @@ def sheet_confirm(request, pk: int):
             # Locked and checked again: a double click must not import the sheet twice.
             locked = Sheet.objects.select_for_update().get(pk=sheet.pk)
             if locked.status == Sheet.CHECKED:
-                sheet_import(sheet=locked, user=request.user)
+                sheet_import(sheet=locked, user=request.user, refuse_if_live=True)
     except Exception:
         # A fault of the site, not of the sheet. Whether it came before the commit (everything rolled back) or
         # after it (the import stands) is read from the sheet itself, so that the message is true either way.

@@ -48,7 +48,7 @@ class Command(BaseCommand):
             # A path that cannot be read is reported like an unreadable file, in the same format.
             self.stderr.write(f"{path}: {exc.strerror or exc}")
             return SheetOutcome(sheet=None, report=Report(errors=[Issue(code="unreadable", sheet="", cell="")]))
-        return sheet_import_bytes(data=data, file_name=path.name)
+        return sheet_import_bytes(data=data, file_name=path.name, refuse_if_live=True)
 
     def _report(self, path: Path, outcome: SheetOutcome, *, lang: str, as_json: bool) -> None:
         if as_json:
