@@ -18,17 +18,14 @@ from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.internal import flows  # noqa: F401, I001
 from allauth.account.models import EmailAddress
 from allauth.account.stages import EmailVerificationStage
-from allauth.account.utils import get_next_redirect_url
 from allauth.core import context as allauth_context
 from django.contrib.sites.shortcuts import get_current_site
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.translation import get_language
 
 from adlg_site.client import client_address
-from players import permissions
 from players.accounts import account_language_remember
 from players.tasks import email_later
-from tournaments.live.selectors import referees_a_live_run
 
 
 class VerifyAddressesStage(EmailVerificationStage):
@@ -46,17 +43,6 @@ class AccountAdapter(DefaultAccountAdapter):
         rendered = {"request": request, "email": email, "current_site": get_current_site(request)}
         rendered.update(context)
         email_later(self.render_mail(template_prefix, email, rendered))
-
-    def get_login_redirect_url(self, request) -> str:
-        """After signing in: a referee lands on their tournament day's pages (their running tournament first; a
-        board member only while refereeing a live run), anyone else back where they were (`next`), or home."""
-        user = request.user
-        if permissions.is_referee(user) and (not permissions.is_board(user) or referees_a_live_run(user)):
-            try:
-                return reverse("referee:live_home")
-            except NoReverseMatch:  # the referee's pages are not mounted
-                pass
-        return get_next_redirect_url(request) or super().get_login_redirect_url(request)
 
     def get_email_verification_redirect_url(self, email_address) -> str:
         """A confirmed address lands on the account page, where finding one's record is the next step."""

@@ -15,6 +15,7 @@ Terms:
 from __future__ import annotations
 
 import json
+from contextlib import suppress
 
 from allauth.account import views as allauth_views
 from allauth.account.forms import LoginForm
@@ -27,7 +28,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch
+from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -49,6 +50,7 @@ from players.models import Player, PlayerClaim
 from players.selectors import player_search
 from ratings.player_data import player_data
 from ratings.selectors import country_name
+from tournaments.live.selectors import referees_a_live_run
 
 LOCKED_OUT = gettext_lazy("Too many failed sign-in attempts. Wait 15 minutes, then try again.")
 CLAIM_RESULTS = 30
@@ -104,17 +106,25 @@ OWN_PAGES = ("/referee/", "/board/", "/admin/")
 
 
 class LoginView(allauth_views.LoginView):
-    """allauth's sign-in (a username or an email address, and the password), throttled by django-axes. A `next`
-    among the signed-in's own pages (OWN_PAGES) is where it goes back; otherwise the account's adapter decides
-    once the user is known (players.account_adapter: a referee lands on their tournament day's pages, anyone else
-    where they were)."""
+    """allauth's sign-in (a username or an email address, and the password), throttled by django-axes. A referee
+    lands on their tournament day's pages (referee:live_home, their tournament running live first; a board member
+    only while refereeing a live run), unless the sign-in came from one of the pages of the signed-in (a `next`
+    under OWN_PAGES); anyone else lands where they were (`next`, which the sign-in link carries)."""
 
     def get_success_url(self):
         try:
-            url = super().get_success_url()
+            return super().get_success_url()
         except NoReverseMatch:  # the public home page is not mounted (yet)
-            url = None
-        return url if url and url.startswith(OWN_PAGES) else None
+            return "/"
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        user = self.request.user  # signed in now, unless a further step (an address to confirm) comes first
+        if response.status_code == 302 and not response["Location"].startswith(OWN_PAGES) and (
+                permissions.is_referee(user) and (not permissions.is_board(user) or referees_a_live_run(user))):
+            with suppress(NoReverseMatch):  # the referee's pages may not be mounted
+                response["Location"] = reverse("referee:live_home")
+        return response
 
 
 class LogoutView(auth_views.LogoutView):

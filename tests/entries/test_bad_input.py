@@ -26,7 +26,8 @@ from tournaments.models import Announcement, ArmyList, Entry
     ("referee", "post", "/board/tournaments/{t}/entries/{e}/lift/", {"lift-{e}-reason": "No penalty here."}, 400),
     ("checker", "post", "/board/tournaments/{t}/lists/{l}/check/", {"check-{l}-decision": "maybe"}, 400),
     ("anonymous", "post", "/tournaments/{t}/entry/register/", {"pool": "A"}, 302),
-    ("anonymous", "get", "/tournaments/calendar.ics", {"from": "\x00"}, 200),
+    ("anonymous", "get", "/tournaments/calendar.ics", {"from": "²"}, 200),
+    ("anonymous", "get", "/tournaments/calendar.ics", {"from": "\x00"}, 400),  # a NUL anywhere: adlg_site.middleware
 ])
 def test_bad_input_is_refused_and_changes_nothing(client, entry, player_user, referee, checker, who, method, path,
                                                   data, status):

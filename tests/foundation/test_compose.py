@@ -88,7 +88,8 @@ def production_gunicorn(tmp_path):
     port = _free_port()
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "adlg_site.settings.production",
            "SECRET_KEY": "ci-" + "k3y-f0r-the-healthcheck-test-0123456789-abcdefghijklmnop",
-           "ALLOWED_HOSTS": "ratings.example.org", "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"}
+           "ALLOWED_HOSTS": "ratings.example.org", "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+           "EMAIL_URL": "console://"}
     env.pop("REDIS_URL", None)
     server = subprocess.Popen([str(Path(sys.executable).with_name("gunicorn")), "adlg_site.wsgi:application",
                                "--bind", f"127.0.0.1:{port}", "--workers", "1"],

@@ -120,22 +120,26 @@ def test_no_search_box_answers_500_to_what_can_be_typed(client, board, referee, 
     live.tournament.referees.add(referee)
     public = ["/search/", reverse("rating_list", args=["adlg"]), reverse("live_page", args=[live.pk]),
               reverse("tournament_list")]
+    # A NUL anywhere is refused whole by the site (adlg_site.middleware, 400); anything else is searched.
+    def ok(query):
+        return (400,) if "\x00" in query else (200, 302)
+
     for query in HOSTILE:
         for url in public:
-            assert client.get(url, {"q": query}).status_code in (200, 302), (url, query[:20])
+            assert client.get(url, {"q": query}).status_code in ok(query), (url, query[:20])
         assert client.get("/api/players/", {"search": query}).status_code in (200, 400), query[:20]
     client.force_login(board)
     for query in HOSTILE:
         for url in ("/admin/players/player/", "/admin/players/sanction/", "/admin/ratings/playerrating/",
                     "/admin/tournaments/game/", "/admin/tournaments/registration/"):
-            assert client.get(url, {"q": query}).status_code == 200, (url, query[:20])
+            assert client.get(url, {"q": query}).status_code in ok(query), (url, query[:20])
         response = client.get("/admin/autocomplete/", {"term": query, "app_label": "players",
                                                        "model_name": "sanction", "field_name": "player"})
-        assert response.status_code == 200, query[:20]
+        assert response.status_code in ok(query), query[:20]
     client.force_login(referee)
     for query in HOSTILE:
         response = client.get(reverse("referee:live_players", args=[live.pk]), {"q": query})
-        assert response.status_code == 200, query[:20]
+        assert response.status_code in ok(query), query[:20]
 
 
 @pytest.mark.services
