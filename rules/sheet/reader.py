@@ -20,7 +20,6 @@ last round
 from __future__ import annotations
 
 import hashlib
-import io
 import logging
 import re
 import warnings
@@ -28,10 +27,7 @@ from collections.abc import Iterator, Sequence
 from datetime import date
 from typing import Any
 
-import openpyxl.xml
-from openpyxl.reader.excel import ExcelReader
 from openpyxl.utils.cell import get_column_letter
-from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 
 from rules.charter import CharterEntrant, charter_failures
 from rules.sheet.checks import (
@@ -76,11 +72,7 @@ from rules.sheet.values import (
     rating_system,
     shown_value,
 )
-
-# openpyxl parses with defusedxml only when it is installed; without it an entity bomb would reach the stdlib
-# parser. Failing at import makes a broken deployment loud instead of silently unsafe.
-if not openpyxl.xml.DEFUSEDXML:  # pragma: no cover - depends on the environment
-    raise RuntimeError("rules.sheet needs defusedxml installed (and OPENPYXL_DEFUSEDXML not False)")
+from rules.sheet.workbook import open_workbook, worksheets
 
 logger = logging.getLogger(__name__)
 
@@ -99,7 +91,7 @@ def read_sheet(data: bytes, *, today: date, max_bytes: int = MAX_BYTES) -> Parse
         with warnings.catch_warnings():
             # openpyxl warns about features it drops (extensions, print settings); none matter here.
             warnings.simplefilter("ignore")
-            workbook = _open_workbook(data)
+            workbook = open_workbook(data)
             try:
                 parsed = _Reader(workbook=workbook, today=today, content_hash=content_hash).read()
             finally:
@@ -114,36 +106,6 @@ def read_sheet(data: bytes, *, today: date, max_bytes: int = MAX_BYTES) -> Parse
             # openpyxl looks parts up by name: a zip without the workbook's parts fails this way.
             return _refused_sheet(refusal("not_a_workbook"), content_hash)
         return _refused_sheet(refusal("unreadable"), content_hash)
-
-
-class _UnsizedWorksheet(ReadOnlyWorksheet):
-    """openpyxl's read-only worksheet, minus the search for its declared size on opening. That search parses
-    the sheet's XML until it meets <dimension>, so a sheet without one (openpyxl's own write-only mode writes
-    none) is parsed whole before its first row is read: a hostile sheet of a million rows would cost seconds.
-    The declared size is never used here anyway (see _raw_rows)."""
-
-    def _get_size(self) -> None:
-        return None
-
-
-class _SheetReader(ExcelReader):
-    """openpyxl's reader, opening worksheets as _UnsizedWorksheet. Chartsheets are left out: the reader never
-    needs them."""
-
-    def read_worksheets(self) -> None:
-        for sheet, rel in self.parser.find_sheets():
-            if rel.target not in self.valid_files or "chartsheet" in rel.Type:
-                continue
-            worksheet = _UnsizedWorksheet(self.wb, sheet.name, rel.target, self.shared_strings)
-            worksheet.sheet_state = sheet.state
-            self.wb._sheets.append(worksheet)
-
-
-def _open_workbook(data: bytes) -> Any:
-    """What load_workbook(read_only=True, data_only=True, keep_links=False) gives, worksheets unsized."""
-    reader = _SheetReader(io.BytesIO(data), read_only=True, data_only=True, keep_links=False)
-    reader.read()
-    return reader.wb
 
 
 def _refused_sheet(issue: Issue, content_hash: str) -> ParsedSheet:
@@ -214,10 +176,8 @@ class _Reader:
 
     def _find_sheets(self) -> dict[str, Any]:
         by_name: dict[str, Any] = {}
-        for title in self.workbook.sheetnames:
-            worksheet = self.workbook[title]
-            if isinstance(worksheet, ReadOnlyWorksheet):
-                by_name.setdefault(title.strip().casefold(), worksheet)
+        for title, worksheet in worksheets(self.workbook):
+            by_name.setdefault(title.strip().casefold(), worksheet)
         found: dict[str, Any] = {}
         for name in SHEETS:
             found[name] = by_name.get(name.casefold())
