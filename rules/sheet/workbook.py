@@ -5,7 +5,7 @@ Terms
 -----
 declared size
     The <dimension ref="A1:I12"/> element a worksheet may carry. It may lie either way, so the readers never use
-    it (they reset it); openpyxl's own write-only mode writes none.
+    it (rules.sheet.rows resets it); openpyxl's own write-only mode writes none.
 unsized worksheet
     openpyxl's read-only worksheet, opened without looking for its declared size. openpyxl's public
     load_workbook(read_only=True) looks for it in each worksheet's constructor, and without <dimension> that
