@@ -1,5 +1,6 @@
 """Opening a result sheet's workbook with openpyxl, read-only, values only: the one module that reaches into
-openpyxl's internals, so that an upgrade which moves them breaks here.
+openpyxl's internals. openpyxl is pinned below 3.2 for them (pyproject.toml), and tests/sheets/test_workbook.py
+fails if an upgrade moves them.
 
 Terms
 -----
