@@ -3,10 +3,12 @@ database: the import service reads a workbook (`read_sheet`), loads what the sit
 tournament it names (`referenced_ids`), checks it against that (`check_sheet`), and writes it all or nothing.
 
 Modules: format (sheets, labels, columns, vocabularies, limits), values (cells as numbers, booleans, dates,
-keys, texts), guard (the raw file's checks before any parsing), reader (the three sheets read and checked with
-each other), report (issues, their places and order), parsed (what was read, kept as JSON), checks (the rules
-shared with the admin, and the checks against the federation), messages (every issue's sentence in English and
-French).
+keys, texts), guard (the raw file's checks before any parsing), reader (`read_sheet`: the three sheets read and
+checked with each other), workbook (opening the file with openpyxl), reading (what the sheet readers share),
+rows (a worksheet's rows and records), tournament_sheet, players_sheet and games_sheet (each sheet read),
+consistency (the sheets checked against each other), report (issues, their places and order), parsed (what was
+read, kept as JSON), checks (the rules shared with the admin, and the checks against the federation), messages
+(every issue's sentence in English and French).
 """
 
 from rules.sheet.checks import Fault, check_sheet, game_faults, referenced_ids, text_faults

@@ -111,7 +111,7 @@ PLAYER_COLUMNS: tuple[tuple[str, str, bool], ...] = (
     ("penalty", "Penalty", False),
     ("penalty_reason", "Penalty reason", False),
 )
-# The losses columns are required in AdlG only (see _read_games).
+# The losses columns are required in AdlG only (see rules.sheet.games_sheet).
 GAME_COLUMNS: tuple[tuple[str, str, bool], ...] = (
     ("round", "Round", True),
     ("table", "Table", False),
