@@ -7,6 +7,7 @@ REQUIRE_SERVICES=1 (CI's second pass) a missing service is a failure, never a si
 from __future__ import annotations
 
 import os
+from collections import Counter
 
 import pytest
 
@@ -15,7 +16,36 @@ def services_available() -> bool:
     return os.environ.get("DATABASE_URL", "").startswith("postgres") and bool(os.environ.get("REDIS_URL"))
 
 
+def pytest_configure(config):
+    """Under pytest-xdist each worker has a test database of its own (pytest-django names it test_<name>_gw0,
+    _gw1…) and, from here, a Redis database of its own: REDIS_URL's database number minus the worker's number
+    (…/15 gives gw0 15 and gw1 14). Tests clear the cache (django-redis flushes the whole database), count throttled
+    requests in it, and purge the broker's queue: one worker must not do that to the other's.
+
+    Django's settings are loaded before any conftest (pytest-django), but the cache and Celery read them only when
+    first used, which is later: the settings, and REDIS_URL for the processes tests start (a Celery worker), are
+    rewritten here."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    url = os.environ.get("REDIS_URL")
+    if not (worker.startswith("gw") and url):
+        return
+    from urllib.parse import urlsplit, urlunsplit
+
+    from django.conf import settings
+
+    parts = urlsplit(url)
+    number = int(parts.path.strip("/") or 0) - int(worker[2:])
+    if number < 0:
+        raise pytest.UsageError(f"REDIS_URL={url}: too few Redis databases below it for worker {worker}")
+    url = urlunsplit(parts._replace(path=f"/{number}"))
+    os.environ["REDIS_URL"] = url
+    settings.REDIS_URL = url
+    settings.CACHES["default"]["LOCATION"] = url
+    settings.CELERY_BROKER_URL = url
+
+
 def pytest_collection_modifyitems(config, items):
+    _unique_node_ids(items)
     if services_available():
         return
     required = os.environ.get("REQUIRE_SERVICES") == "1"
@@ -25,6 +55,20 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.usefixtures("_fail_missing_services"))
             else:
                 item.add_marker(pytest.mark.skip(reason="needs DATABASE_URL=postgres://… and REDIS_URL"))
+
+
+def _unique_node_ids(items):
+    """schemathesis names the test of each API operation test_…[GET /api/…] but gives them all one node id, and
+    pytest-xdist hands tests to its workers by node id: it would run one of them and drop the others silently. Such
+    tests get their name (with its [GET /api/…]) as node id; any other duplicate stops the run."""
+    counts = Counter(item.nodeid for item in items)
+    for item in items:
+        named = getattr(item, "originalname", item.name)
+        if counts[item.nodeid] > 1 and item.name.startswith(f"{named}[") and item.name.endswith("]"):
+            item._id = item._id.with_params(item.name[len(named) + 1:-1])  # pytest 9 builds node ids from this
+    duplicates = sorted(nodeid for nodeid, count in Counter(item.nodeid for item in items).items() if count > 1)
+    if duplicates:
+        raise pytest.UsageError(f"tests sharing a node id, which pytest-xdist would run once: {duplicates[:5]}")
 
 
 _DB_FIXTURES = {"db", "transactional_db", "live_server", "django_db_serialized_rollback"}

@@ -4,20 +4,32 @@ Each page must answer with its status, never scroll sideways, pass axe-core with
 critical impact, and, in French, show no English sentence of the site's catalogue nor an English word of the
 site's vocabulary (names of people, clubs, places and tournaments aside).
 
+Each page, language and width is a test of its own, named after them (`…[home-fr-phone]`), so a failure names
+its page. The demo federation they show is seeded once for the module (the slow part) and served by a live
+server of the module's own; the pages only read it (an `action` may fill a form up to its confirmation page).
+
 To crawl more pages (the tournament day's live pages, say), add a function to PAGE_SOURCES: it receives the demo
-federation's `Data` and returns `Page`s; a `Page` may carry an `action` that reaches it by filling a form.
-The screenshots of the issue's four pages are kept: test-artifacts/screenshots/crawl-<page>-<lang>-<width>.png.
+federation's `Data` and returns `Page`s, computed from `Data` alone, without the database (what a page needs from
+the federation goes into `Data`, filled by `demo_federation`): the crawl lists the pages' names when pytest collects
+the tests, from a placeholder `Data`, and builds their paths from the real one. A `Page` may carry an `action`
+that reaches it by filling a form. The screenshots of the issue's four pages are kept:
+test-artifacts/screenshots/crawl-<page>-<lang>-<width>.png.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import get_origin, get_type_hints
 
 import pytest
 
+from tests.built_once import built_once
+
 SCREENSHOT_PREFIX = "crawl"  # see tests/browser/conftest.py
+# Each test reads the database, through the live server; what a page writes (a session, say) is its own.
+pytestmark = pytest.mark.django_db
 WIDTHS = {"screen": (1366, 900), "phone": (390, 844)}
 LANGUAGES = ("en", "fr")
 SERIOUS = ("serious", "critical")
@@ -59,6 +71,9 @@ class Data:
     yellow: int
     exclusion: int
     search: str  # a last name several players share
+    live: int  # the tournament running live today (seed_demo)
+    live_last_name: str  # of its first entrant
+    live_entrant: str  # that entrant's name as the live pages write it
     names: list[str]
 
 
@@ -146,15 +161,10 @@ def admin_pages(d: Data) -> list[Page]:
 def live_pages(d: Data) -> list[Page]:
     """The tournament day (issue 23): the demo federation's tournament running live today (seed_demo), its public
     page and the referee's pages; the start page of a calendar tournament not yet run live."""
-    from tournaments.live.selectors import entrant_name
-    from tournaments.models import LiveEntrant, LiveTournament
-
-    live = LiveTournament.objects.filter(published_at__isnull=True).order_by("pk").first()
-    first = LiveEntrant.objects.filter(live=live).order_by("pk").first()
-    pk = live.pk
+    pk = d.live
     return [
         Page("live", f"/tournaments/{pk}/live/", shot=True),
-        Page("live-find", f"/tournaments/{pk}/live/?q={first.last_name}", names=(entrant_name(first),)),
+        Page("live-find", f"/tournaments/{pk}/live/?q={d.live_last_name}", names=(d.live_entrant,)),
         Page("live-home", "/referee/live/", role="referee"),
         Page("live-start", f"/referee/live/{d.upcoming}/start/", role="referee"),
         Page("live-run", f"/referee/live/{pk}/", role="referee", shot=True),
@@ -167,18 +177,38 @@ def live_pages(d: Data) -> list[Page]:
 PAGE_SOURCES: list[Callable[[Data], list[Page]]] = [public_pages, referee_pages, board_pages, admin_pages, live_pages]
 
 
+def placeholder_data() -> Data:
+    """Zeros and empty strings: enough for the sources to list their pages' names."""
+    hints = get_type_hints(Data)
+    return Data(**{f.name: (get_origin(hints[f.name]) or hints[f.name])() for f in fields(Data)})
+
+
+def crawled_pages(data: Data) -> dict[str, Page]:
+    pages: dict[str, Page] = {}
+    for source in PAGE_SOURCES:
+        for page in source(data):
+            assert page.name not in pages, f"two pages named {page.name!r}: each names its tests"
+            pages[page.name] = page
+    return pages
+
+
+CRAWL = [pytest.param(name, language, width, id=f"{name}-{language}-{width}")
+         for width in WIDTHS for language in LANGUAGES for name in crawled_pages(placeholder_data())]
+
+
 # --- the federation ----------------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def data(transactional_db) -> Data:
+def demo_federation() -> Data:
+    """Seeds the demo federation, adds sanctions to it, and picks what the pages are about."""
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
     from players.governance import player_exclude, sanction_give
     from players.models import Club, OpeningBalance, Player
     from ratings.models import PlayerRating
-    from tournaments.models import Sheet, Standing, Tournament
+    from tournaments.live.selectors import entrant_name
+    from tournaments.models import LiveEntrant, LiveTournament, Sheet, Standing, Tournament
 
     call_command("seed_demo", players=60, years=1, seed=7, verbosity=0)
     board = get_user_model().objects.get(username="board")
@@ -199,13 +229,15 @@ def data(transactional_db) -> Data:
     for name, city in Tournament.objects.values_list("name", "city"):
         names += [name, city]
     names += ["L'Art de la Guerre", "L’Art de la Guerre", "Battle Empire", "referee", "board", "Ada Arbitre", *REASONS]
+    live = LiveTournament.objects.filter(published_at__isnull=True).order_by("pk").first()
+    first = LiveEntrant.objects.filter(live=live).order_by("pk").first()
     return Data(
         player=player.pk, migrated=migrated, other=other.pk, adlg_tournament=adlg.pk,
         be_tournament=rated.filter(system_id="battle-empire").first().pk, upcoming=upcoming.pk,
         year=adlg.end_date.year, country=PlayerRating.objects.filter(country__isnull=False).values_list(
             "country_id", flat=True).first(),
         sheet=Sheet.objects.filter(tournament=adlg).first().pk, yellow=yellow.pk, exclusion=exclusion.pk,
-        search=player.last_name,
+        search=player.last_name, live=live.pk, live_last_name=first.last_name, live_entrant=entrant_name(first),
         names=sorted(set(filter(None, names)), key=len, reverse=True),
     )
 
@@ -287,99 +319,76 @@ def check(page, target: Page, *, language: str, width: str, axe, names, phrases)
 # --- the crawl ---------------------------------------------------------------------------------------------
 
 
-def test_every_page_fits_passes_axe_and_speaks_the_visitors_language(live_server, data):
-    """One federation for the whole crawl (seeding it is the slow part): every page at each width, in each
-    language, for the persona it is meant for; every problem is listed before the test fails."""
-    from axe_playwright_python.sync_playwright import Axe
+@dataclass
+class Site:
+    url: str
+    data: Data
+    pages: dict[str, Page]
+    sessions: dict[str, str | None]  # role -> session cookie (None: a visitor)
+    phrases: list[str]
+    axe: object
+
+
+def _sessions() -> dict[str, str | None]:
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.test import Client
-    from playwright.sync_api import sync_playwright
 
-    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS
-
-    pages = [page for source in PAGE_SOURCES for page in source(data)]
-    cookies = {"visitor": None}
+    sessions: dict[str, str | None] = {"visitor": None}
     for role in ("referee", "board"):
         client = Client()
         client.force_login(get_user_model().objects.get(username=role))
-        cookies[role] = client.cookies[settings.SESSION_COOKIE_NAME].value
-    axe, phrases = Axe(), english_phrases()
-    failures: list[str] = []
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        for width, (viewport_width, viewport_height) in WIDTHS.items():
-            for language in LANGUAGES:
-                contexts = {}
-                for role, session in cookies.items():
-                    context = browser.new_context(viewport={"width": viewport_width, "height": viewport_height},
-                                                  locale=language, extra_http_headers={"Accept-Language": language})
-                    jar = [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
-                    if session:
-                        jar.append({"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url})
-                    context.add_cookies(jar)
-                    contexts[role] = context.new_page()
-                for target in pages:
-                    page = contexts[target.role]
-                    response = page.goto(f"{live_server.url}{target.path}")
-                    where = f"{target.name} ({target.path}) in {language} at {viewport_width} px"
-                    if response.status != target.status:
-                        failures.append(f"{where}: status {response.status}, expected {target.status}")
-                        continue
-                    if target.action is not None:
-                        target.action(page)
-                    if page.evaluate("document.documentElement.lang") != language:
-                        failures.append(f"{where}: <html lang> is not {language}")
-                    failures += [f"{where}: {problem}" for problem in check(
-                        page, target, language=language, width=width, axe=axe, names=data.names, phrases=phrases)]
-                    if target.shot:
-                        page.screenshot(path=str(SCREENSHOTS / f"{SCREENSHOT_PREFIX}-{target.name}-{language}-"
-                                                              f"{viewport_width}.png"), full_page=True)
-                for page in contexts.values():
-                    page.context.close()
-        browser.close()
-    assert not failures, "\n".join(failures)
+        sessions[role] = client.cookies[settings.SESSION_COOKIE_NAME].value
+    return sessions
 
 
-def test_the_keyboard_reaches_everything_on_a_phone(live_server, transactional_db):
-    """Tab from the top: the skip link first; the Menu button opens the menu (Escape closes it and gives the
-    focus back); the folded filters open from the keyboard."""
-    from playwright.sync_api import expect, sync_playwright
+@pytest.fixture(scope="module")
+def site(django_db_setup, django_db_blocker) -> Site:
+    """One federation for the whole crawl (seeding it is the slow part), signed-in sessions for the referee and
+    the board, and a live server of the module's own: pytest-django's `live_server` would make each test
+    transactional, and the flush after each would empty the federation."""
+    from axe_playwright_python.sync_playwright import Axe
+    from pytest_django.live_server_helper import LiveServer
 
-    from tests import factories
-    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+    with built_once(django_db_blocker) as build:
+        data = build(demo_federation)
+        sessions = build(_sessions)
+        pages = crawled_pages(data)
+        assert list(pages) == list(crawled_pages(placeholder_data())), "a page source must depend on Data alone"
+        with django_db_blocker.unblock():  # the server reads the federation while the module's tests run
+            server = LiveServer("localhost")
+            try:
+                yield Site(url=server.url, data=data, pages=pages, sessions=sessions, phrases=english_phrases(),
+                           axe=Axe())
+            finally:
+                server.stop()
 
-    factories.federation(8)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 390, "height": 844}, locale="en-GB")
-        page.goto(f"{live_server.url}/ratings/adlg/")
-        menu = page.locator("#site-menu")
-        expect(menu).to_be_hidden()
-        page.keyboard.press("Tab")
-        assert page.evaluate("document.activeElement.className") == "skip"
-        page.keyboard.press("Tab")
-        page.keyboard.press("Tab")
-        assert page.evaluate("document.activeElement.className") == "menu-toggle"
-        page.keyboard.press("Enter")
-        expect(menu).to_be_visible()
-        expect(page.locator(".menu-toggle")).to_have_attribute("aria-expanded", "true")
-        page.keyboard.press("Tab")
-        assert page.evaluate("document.activeElement.textContent.trim()") == "Ratings"
-        page.keyboard.press("Escape")
-        expect(menu).to_be_hidden()
-        assert page.evaluate("document.activeElement.className") == "menu-toggle"
-        # The rating list's filters are folded on a phone: the first screen shows players.
-        expect(page.locator("#id_country")).to_be_hidden()
-        assert page.locator("table.rating-list tbody tr").first.bounding_box()["y"] < 844
-        page.locator("details.fold > summary").focus()
-        page.keyboard.press("Enter")
-        expect(page.locator("#id_country")).to_be_visible()
-        # On a screen, the same page shows the filters and the whole menu without a click.
-        page.set_viewport_size({"width": 1366, "height": 900})
-        page.reload()
-        expect(page.locator("#id_country")).to_be_visible()
-        expect(page.locator(".site-nav")).to_be_visible()
-        expect(page.locator(".menu-toggle")).to_be_hidden()
-        browser.close()
+
+@pytest.mark.parametrize(("name", "language", "width"), CRAWL)
+def test_every_page_fits_passes_axe_and_speaks_the_visitors_language(site, new_context, shot, name, language, width):
+    """The page for the persona it is meant for, at its width, in its language; every problem of the page is
+    listed before the test fails."""
+    from django.conf import settings
+
+    target = site.pages[name]
+    viewport_width, viewport_height = WIDTHS[width]
+    context = new_context(viewport={"width": viewport_width, "height": viewport_height}, locale=language,
+                          extra_http_headers={"Accept-Language": language})
+    jar = [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": site.url}]
+    if site.sessions[target.role]:
+        jar.append({"name": settings.SESSION_COOKIE_NAME, "value": site.sessions[target.role], "url": site.url})
+    context.add_cookies(jar)
+    page = context.new_page()
+    response = page.goto(f"{site.url}{target.path}")
+    where = f"{target.name} ({target.path}) in {language} at {viewport_width} px"
+    assert response.status == target.status, f"{where}: status {response.status}, expected {target.status}"
+    if target.action is not None:
+        target.action(page)
+    problems = []
+    if page.evaluate("document.documentElement.lang") != language:
+        problems.append(f"<html lang> is not {language}")
+    problems += check(page, target, language=language, width=width, axe=site.axe, names=site.data.names,
+                      phrases=site.phrases)
+    if target.shot:
+        shot(page, f"{target.name}-{language}-{viewport_width}")
+    assert not problems, "\n".join(f"{where}: {problem}" for problem in problems)

@@ -154,12 +154,8 @@ def test_close_year_twice_says_so_and_refuses_a_future_year():
     ["export_standings", "123456"],
     ["close_year", "notayear"],
 ])
-def test_bad_input_exits_one_without_a_traceback(argv, tmp_path):
-    db = tmp_path / "cli.sqlite3"
-    env = {"PATH": "/usr/bin:/bin", "DATABASE_URL": f"sqlite:///{db}",
-           "DJANGO_SETTINGS_MODULE": "adlg_site.settings.local"}
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=120)
-    result = subprocess.run([sys.executable, "manage.py", *argv], cwd=ROOT, env=env, capture_output=True, text=True,
-                            timeout=120)
+def test_bad_input_exits_one_without_a_traceback(argv, fresh_cli_env):
+    result = subprocess.run([sys.executable, "manage.py", *argv], cwd=ROOT, env=fresh_cli_env, capture_output=True,
+                            text=True, timeout=120)
     assert result.returncode in (1, 2) if argv[0] == "close_year" else result.returncode == 1
     assert "Traceback" not in result.stderr and result.stderr.strip()

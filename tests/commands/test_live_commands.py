@@ -15,6 +15,7 @@ from django.core.management import CommandError, call_command
 
 from ratings.models import PlayerRating
 from rules.rulesets import SPARE_ID
+from tests.commands.cli import command_env, copy_database
 from tests.live.helpers import federation_players
 from tournaments.models import Game, LiveEntrant, LiveRound, LiveTable, LiveTournament, Tournament
 
@@ -267,12 +268,9 @@ def test_the_charters_adapted_swiss_example_through_the_commands(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def cli_env(tmp_path_factory):
-    db = tmp_path_factory.mktemp("cli") / "cli.sqlite3"
-    env = {"PATH": "/usr/bin:/bin", "DATABASE_URL": f"sqlite:///{db}",
-           "DJANGO_SETTINGS_MODULE": "adlg_site.settings.local"}
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=180)
-    return env
+def cli_env(migrated_sqlite, tmp_path_factory):
+    """One migrated database for the module's commands: each refuses its input before writing anything."""
+    return command_env(copy_database(migrated_sqlite, tmp_path_factory.mktemp("cli")))
 
 
 @pytest.mark.parametrize("argv", [

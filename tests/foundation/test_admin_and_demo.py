@@ -7,14 +7,19 @@ from django.urls import reverse
 
 from players.models import AuditEntry, Club, Player
 from ratings.models import PlayerRating, ReplayRequest
+from tests.built_once import built_once
 from tournaments.models import Game, Sheet, Tournament
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def demo():
-    call_command("seed_demo", players=80, years=1, seed=5, verbosity=0)
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker):
+    """The demo federation, seeded once for the module (it takes seconds) and committed as `make demo` would; each
+    test's own writes (the admin's edits) are rolled back after it, and the module's end flushes it all."""
+    with built_once(django_db_blocker) as build:
+        build(lambda: call_command("seed_demo", players=80, years=1, seed=5, verbosity=0))
+        yield
 
 
 def test_seed_demo_builds_a_rated_federation_through_the_sheet_import(demo):
@@ -65,3 +70,9 @@ def test_the_board_edits_players_clubs_tournaments_and_games_in_the_admin(demo, 
     assert club.name == "Renamed Club"
     entry = AuditEntry.objects.filter(action="change", object_type="players.Club").latest("at")
     assert entry.user == board and entry.changes["name"][1] == "Renamed Club"
+
+
+def test_an_edit_in_the_admin_does_not_outlive_its_test(demo):
+    """Runs after the test above (pytest keeps the file's order): the federation is shared, its edits are not."""
+    assert not Club.objects.filter(name="Renamed Club").exists()
+    assert not AuditEntry.objects.filter(action="change", object_type="players.Club").exists()

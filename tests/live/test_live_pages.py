@@ -4,13 +4,16 @@ ETag, the players' own results, and French."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from players.models import Player
 from tests.live.helpers import federation_players, live_tournament, play_round
 from tournaments.live.rounds import round_pair, round_publish
+from tournaments.live.selectors import entrant_name
 from tournaments.models import LiveRound, LiveTable, LiveTournament
 
 pytestmark = pytest.mark.django_db
@@ -92,7 +95,15 @@ def test_the_referee_pairs_publishes_and_enters_a_result_shown_as_it_counts(clie
     assert response.status_code == 200
     table = LiveTable.objects.get(round=round_, table=1)
     assert (table.result, table.a_losses, table.b_losses) == ("A", 10, 50)
-    assert "Table 1:" in response.content.decode() and "98" in response.content.decode()
+    # The score as it counts (a win, 10% of losses to 50%: 98 to 12), in the message naming the table and in the
+    # table's own card, not merely somewhere on the page.
+    text = response.content.decode()
+    a, b = escape(entrant_name(table.a)), escape(entrant_name(table.b))
+    messages = re.findall(r'<li class="message success">(.*?)</li>', text, re.S)
+    assert messages[-1] == f"Table 1: {a} 98 – 12 {b}."  # after those of the pairing and the publication
+    card = re.search(r'<section [^>]*id="table-1".*?</section>', text, re.S).group(0)
+    assert re.search(r'<p class="entered" role="status">Counts as: <strong><span class="score">98</span> – '
+                     r'<span class="score">12</span>\s*</strong>', card)
 
 
 def test_a_bad_result_is_refused_with_its_words_and_changes_nothing(client, live, referee):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from defusedxml import ElementTree as ET
@@ -10,6 +11,7 @@ from ratings.charts import ADJUSTMENT, TOURNAMENT, ChartLabels, ChartPoint, rati
 
 LABELS = ChartLabels(title="Rating history", description="From 2022 to 2024", rating="rating", year="year")
 SVG = "{http://www.w3.org/2000/svg}"
+DECIMAL = re.compile(r"\d+(\.\d+)?")
 
 
 def chart(points):
@@ -58,6 +60,9 @@ def test_it_is_accessible_with_a_title_and_a_description():
 
 def test_it_uses_dots_for_decimals_whatever_the_language():
     line = chart([ChartPoint(1000, date(2022, 1, 1)), ChartPoint(1003, date(2022, 1, 2))]).find(f"{SVG}polyline")
-    for pair in line.get("points").split():
-        x, y = pair.split(",")  # exactly one comma: the separator, never a decimal comma
-        float(x), float(y)
+    pairs = line.get("points").split()
+    assert len(pairs) == 2
+    for pair in pairs:
+        # Two numbers with a dot for decimals, and exactly one comma: the separator, never a decimal comma.
+        x, y = pair.split(",")
+        assert DECIMAL.fullmatch(x) and DECIMAL.fullmatch(y), pair

@@ -1,3 +1,4 @@
+import logging
 from datetime import date, timedelta
 
 import pytest
@@ -22,12 +23,26 @@ def test_the_sweep_enqueues_only_systems_with_requests_left_waiting(monkeypatch)
     assert enqueued == ["adlg"]
 
 
-def test_a_broker_outage_at_enqueue_loses_nothing(monkeypatch):
+@pytest.mark.parametrize("in_process", [True, False], ids=["in-process", "through-the-broker"])
+def test_a_broker_outage_at_enqueue_loses_nothing(monkeypatch, caplog, in_process):
     def broker_down(*args, **kwargs):
         raise ConnectionError("redis is down")
 
+    request = ReplayRequest.objects.create(system_id="adlg", since=None, reason="sheet imported")
+    monkeypatch.setitem(tasks.replay_system.app.conf, "task_always_eager", in_process)
     monkeypatch.setattr(tasks.replay_system, "delay", broker_down)
-    tasks.enqueue_replay("adlg")  # logs, does not raise: the request row stays for the sweep
+    with caplog.at_level(logging.ERROR, logger=tasks.logger.name):
+        tasks.enqueue_replay("adlg")  # logs, does not raise: the request row stays for the sweep
+
+    [record] = [r for r in caplog.records if r.name == tasks.logger.name]
+    assert record.getMessage() == "could not enqueue the replay of adlg; the sweep will retry"
+    assert isinstance(record.exc_info[1], ConnectionError)
+    assert ReplayRequest.objects.get(pk=request.pk).status == ReplayRequest.PENDING
+    enqueued = []
+    monkeypatch.setattr(tasks, "enqueue_replay", enqueued.append)
+    ReplayRequest.objects.filter(pk=request.pk).update(requested_at=timezone.now() - timedelta(minutes=5))
+    assert tasks.sweep_replay_requests() == ["adlg"]  # the next sweep enqueues it again
+    assert enqueued == ["adlg"]
 
 
 def test_a_replay_that_fails_for_good_marks_its_requests_and_sheets_failed_and_the_next_run_covers_them():
