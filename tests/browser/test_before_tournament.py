@@ -20,10 +20,10 @@ SERIOUS = ("serious", "critical")
 PDF = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
 
 
-def _context(browser, live_server, *, viewport, language, state=None):
+def _context(new_context, live_server, *, viewport, language, state=None):
     from django.conf import settings
 
-    context = browser.new_context(viewport=viewport, locale=language, storage_state=state,
+    context = new_context(viewport=viewport, locale=language, storage_state=state,
                                   extra_http_headers={"Accept-Language": language},
                                   is_mobile=viewport == PHONE, has_touch=viewport == PHONE)
     context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
@@ -34,18 +34,18 @@ def _context(browser, live_server, *, viewport, language, state=None):
 
 def _sign_in(page, live_server, username, password, next_url):
     page.goto(f"{live_server.url}/accounts/login/?next={next_url}")
-    page.fill("input[name=username]", username)
+    page.fill("input[name=login]", username)
     page.fill("input[name=password]", password)
     page.click("main button[type=submit]")
 
 
-def _look(browser, live_server, page, name, shot, axe, problems):
+def _look(new_context, live_server, page, name, shot, axe, problems):
     """The page `page` shows, opened again as the same user at both widths in both languages: it must fit and pass
     axe; a screenshot of each."""
     url, state = page.url, page.context.storage_state()
     for language in ("en", "fr"):
         for label, viewport in (("390", PHONE), ("1366", DESK)):
-            other = _context(browser, live_server, viewport=viewport, language=language, state=state)
+            other = _context(new_context, live_server, viewport=viewport, language=language, state=state)
             response = other.goto(url)
             where = f"{name} in {language} at {label} px"
             if response.status != 200:
@@ -62,13 +62,12 @@ def _look(browser, live_server, page, name, shot, axe, problems):
 
 
 def test_a_player_enters_sends_a_list_the_checker_returns_it_then_accepts_it_and_round_1_is_paired_from_entries(
-        live_server, referee, player_user, shot, tmp_path):
+        live_server, new_context, referee, player_user, shot, tmp_path):
     from axe_playwright_python.sync_playwright import Axe
     from django.contrib.auth import get_user_model
     from django.utils import timezone
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
     from tests.governance.factories import make_tournament
     from tests.live.helpers import federation_players
     from tournaments.models import Announcement, ArmyList, Entry, LiveEntrant, LiveTable
@@ -87,119 +86,118 @@ def test_a_player_enters_sends_a_list_the_checker_returns_it_then_accepts_it_and
     pdf.write_bytes(PDF)
     axe, problems = Axe(), []
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 
-        # The referee announces the tournament (App. 1 §12) from their tournaments' page.
-        ref = _context(browser, live_server, viewport=DESK, language="en")
-        _sign_in(ref, live_server, "referee", "referee-pass-123", "/board/tournaments/mine/")
-        ref.get_by_role("link", name="Announcement", exact=True).click()
-        expect(ref.get_by_role("heading", name="Announcement: Open des Listes")).to_be_visible()
-        ref.get_by_label("Army lists deadline").fill(deadline.isoformat())
-        ref.get_by_label("List checker's user name").fill("checker")
-        ref.get_by_label("Publish every list on the tournament's page before the start").check()
-        ref.get_by_label("Pairing of the first game", exact=True).select_option("draw")
-        ref.get_by_label("Theme").fill("Carthage and its enemies")
-        ref.get_by_label("Allowed armies and allies").fill("Carthaginian, Roman, Numidian, Syracusan")
-        ref.get_by_role("button", name="Save the announcement").click()
-        expect(ref.get_by_text("The announcement is saved")).to_be_visible()
-        assert Announcement.objects.get().list_checker == checker
-        _look(browser, live_server, ref, "1-announcement-edit", shot, axe, problems)
-        # The other seven players entered already, their lists compliant.
-        for player in players[1:]:
-            entry = Entry.objects.create(tournament=tournament, player=player, pool="A")
-            ArmyList.objects.create(entry=entry, army_name="Roman", army_number=str(player.pk), kind="link",
-                                    url="https://www.littlearmybuilder.com/", status=ArmyList.COMPLIANT)
+    # The referee announces the tournament (App. 1 §12) from their tournaments' page.
+    ref = _context(new_context, live_server, viewport=DESK, language="en")
+    _sign_in(ref, live_server, "referee", "referee-pass-123", "/board/tournaments/mine/")
+    ref.get_by_role("link", name="Announcement", exact=True).click()
+    expect(ref.get_by_role("heading", name="Announcement: Open des Listes")).to_be_visible()
+    ref.get_by_label("Army lists deadline").fill(deadline.isoformat())
+    ref.get_by_label("List checker's user name").fill("checker")
+    ref.get_by_label("Publish every list on the tournament's page before the start").check()
+    ref.get_by_label("Pairing of the first game", exact=True).select_option("draw")
+    ref.get_by_label("Theme").fill("Carthage and its enemies")
+    ref.get_by_label("Allowed armies and allies").fill("Carthaginian, Roman, Numidian, Syracusan")
+    ref.get_by_role("button", name="Save the announcement").click()
+    expect(ref.get_by_text("The announcement is saved")).to_be_visible()
+    assert Announcement.objects.get().list_checker == checker
+    _look(new_context, live_server, ref, "1-announcement-edit", shot, axe, problems)
+    # The other seven players entered already, their lists compliant.
+    for player in players[1:]:
+        entry = Entry.objects.create(tournament=tournament, player=player, pool="A")
+        ArmyList.objects.create(entry=entry, army_name="Roman", army_number=str(player.pk), kind="link",
+                                url="https://www.littlearmybuilder.com/", status=ArmyList.COMPLIANT)
 
-        # The player, on a phone: the announcement, then their entry.
-        phone = _context(browser, live_server, viewport=PHONE, language="en")
-        _sign_in(phone, live_server, "player", "player-pass-123", f"/tournaments/{tournament.pk}/")
-        expect(phone.get_by_role("heading", name="Announcement")).to_be_visible()
-        expect(phone.locator("#announcement")).to_contain_text("Carthage and its enemies")
-        expect(phone.locator("#announcement")).to_contain_text("2\u00a0h\u00a030")
-        _look(browser, live_server, phone, "2-tournament", shot, axe, problems)
-        phone.get_by_role("link", name="Enter this tournament").click()
-        _look(browser, live_server, phone, "3-enter", shot, axe, problems)
-        phone.get_by_label("List me without my name until the tournament starts").check()
-        phone.get_by_role("button", name="Enter", exact=True).click()
-        expect(phone.get_by_text("You are entered.")).to_be_visible()
-        phone.get_by_label("Army", exact=True).fill("Carthaginian")
-        phone.get_by_label("Army number").fill("45")
-        phone.get_by_label("List file").set_input_files(str(pdf))
-        phone.get_by_role("button", name="Send the list").click()
-        expect(phone.get_by_text("Your army list is sent")).to_be_visible()
-        _look(browser, live_server, phone, "4-list-sent", shot, axe, problems)
-        mine = Entry.objects.get(player=me)
-        assert mine.listed_without_name and ArmyList.objects.get(entry=mine).kind == "pdf"
+    # The player, on a phone: the announcement, then their entry.
+    phone = _context(new_context, live_server, viewport=PHONE, language="en")
+    _sign_in(phone, live_server, "player", "player-pass-123", f"/tournaments/{tournament.pk}/")
+    expect(phone.get_by_role("heading", name="Announcement")).to_be_visible()
+    expect(phone.locator("#announcement")).to_contain_text("Carthage and its enemies")
+    expect(phone.locator("#announcement")).to_contain_text("2\u00a0h\u00a030")
+    _look(new_context, live_server, phone, "2-tournament", shot, axe, problems)
+    phone.get_by_role("link", name="Enter this tournament").click()
+    _look(new_context, live_server, phone, "3-enter", shot, axe, problems)
+    phone.get_by_label("List me without my name until the tournament starts").check()
+    phone.get_by_role("button", name="Enter", exact=True).click()
+    expect(phone.get_by_text("You are entered.")).to_be_visible()
+    phone.get_by_label("Army", exact=True).fill("Carthaginian")
+    phone.get_by_label("Army number").fill("45")
+    phone.get_by_label("List file").set_input_files(str(pdf))
+    phone.get_by_role("button", name="Send the list").click()
+    expect(phone.get_by_text("Your army list is sent")).to_be_visible()
+    _look(new_context, live_server, phone, "4-list-sent", shot, axe, problems)
+    mine = Entry.objects.get(player=me)
+    assert mine.listed_without_name and ArmyList.objects.get(entry=mine).kind == "pdf"
 
-        # The list checker, at a desk in French, returns it with a comment.
-        desk = _context(browser, live_server, viewport=DESK, language="fr")
-        _sign_in(desk, live_server, "checker", "checker-pass-123", f"/tournaments/{tournament.pk}/")
-        desk.locator(f"a[href='/board/tournaments/{tournament.pk}/entries/']").click()
-        card = desk.locator(f"#entry-{mine.pk}")
-        expect(card).to_contain_text("Carthaginian")
-        expect(card).to_contain_text("en attente de vérification")
-        _look(browser, live_server, desk, "5-checker", shot, axe, problems)
-        card.get_by_label("Commentaire pour le joueur").fill("Deux généraux de trop : la liste en permet trois.")
-        card.get_by_role("button", name="La renvoyer au joueur").click()
-        expect(desk.get_by_text(re.compile("est renvoyée au joueur avec votre commentaire"))).to_be_visible()
+    # The list checker, at a desk in French, returns it with a comment.
+    desk = _context(new_context, live_server, viewport=DESK, language="fr")
+    _sign_in(desk, live_server, "checker", "checker-pass-123", f"/tournaments/{tournament.pk}/")
+    desk.locator(f"a[href='/board/tournaments/{tournament.pk}/entries/']").click()
+    card = desk.locator(f"#entry-{mine.pk}")
+    expect(card).to_contain_text("Carthaginian")
+    expect(card).to_contain_text("en attente de vérification")
+    _look(new_context, live_server, desk, "5-checker", shot, axe, problems)
+    card.get_by_label("Commentaire pour le joueur").fill("Deux généraux de trop : la liste en permet trois.")
+    card.get_by_role("button", name="La renvoyer au joueur").click()
+    expect(desk.get_by_text(re.compile("est renvoyée au joueur avec votre commentaire"))).to_be_visible()
 
-        # The player reads the comment and sends the list again, as a link this time.
-        phone.reload()
-        expect(phone.locator("#army-list")).to_contain_text("Deux généraux de trop")
-        _look(browser, live_server, phone, "6-returned", shot, axe, problems)
-        phone.get_by_label("Army", exact=True).fill("Carthaginian")
-        phone.get_by_label("Army number").fill("45")
-        phone.get_by_label("Or a link to a list builder").fill("https://www.littlearmybuilder.com/list/45")
-        phone.get_by_role("button", name="Send the list").click()
-        expect(phone.get_by_text("Your army list is sent")).to_be_visible()
+    # The player reads the comment and sends the list again, as a link this time.
+    phone.reload()
+    expect(phone.locator("#army-list")).to_contain_text("Deux généraux de trop")
+    _look(new_context, live_server, phone, "6-returned", shot, axe, problems)
+    phone.get_by_label("Army", exact=True).fill("Carthaginian")
+    phone.get_by_label("Army number").fill("45")
+    phone.get_by_label("Or a link to a list builder").fill("https://www.littlearmybuilder.com/list/45")
+    phone.get_by_role("button", name="Send the list").click()
+    expect(phone.get_by_text("Your army list is sent")).to_be_visible()
 
-        # The checker marks it compliant.
-        desk.reload()
-        card = desk.locator(f"#entry-{mine.pk}")
-        expect(card.locator("a[href='https://www.littlearmybuilder.com/list/45']")).to_have_count(1)
-        card.get_by_role("button", name="Conforme", exact=True).click()
-        expect(desk.get_by_text(re.compile("est conforme"))).to_be_visible()
-        phone.reload()
-        expect(phone.locator("#army-list")).to_contain_text("compliant")
-        assert ArmyList.objects.filter(entry=mine).order_by("-id").first().status == ArmyList.COMPLIANT
-        # Entries are open: no list is public, and the player is listed without the name.
-        visitor = _context(browser, live_server, viewport=PHONE, language="en")
-        visitor.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
-        expect(visitor.locator("#entries")).to_contain_text("name withheld at the player's request")
-        expect(visitor.locator("#entries")).not_to_contain_text(me.last_name)
-        assert visitor.locator("#army-lists").count() == 0
-        visitor.context.close()
+    # The checker marks it compliant.
+    desk.reload()
+    card = desk.locator(f"#entry-{mine.pk}")
+    expect(card.locator("a[href='https://www.littlearmybuilder.com/list/45']")).to_have_count(1)
+    card.get_by_role("button", name="Conforme", exact=True).click()
+    expect(desk.get_by_text(re.compile("est conforme"))).to_be_visible()
+    phone.reload()
+    expect(phone.locator("#army-list")).to_contain_text("compliant")
+    assert ArmyList.objects.filter(entry=mine).order_by("-id").first().status == ArmyList.COMPLIANT
+    # Entries are open: no list is public, and the player is listed without the name.
+    visitor = _context(new_context, live_server, viewport=PHONE, language="en")
+    visitor.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
+    expect(visitor.locator("#entries")).to_contain_text("name withheld at the player's request")
+    expect(visitor.locator("#entries")).not_to_contain_text(me.last_name)
+    assert visitor.locator("#army-lists").count() == 0
+    visitor.context.close()
 
-        # Entries closed and every list compliant: the lists are published all together (App. 1 §12).
-        Announcement.objects.filter(pk=tournament.pk).update(list_deadline=today - timedelta(days=1))
-        visitor = _context(browser, live_server, viewport=DESK, language="en")
-        visitor.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
-        expect(visitor.locator("#army-lists tbody tr")).to_have_count(8)
-        expect(visitor.locator("#army-lists")).to_contain_text("Carthaginian")
-        expect(visitor.locator("#army-lists")).not_to_contain_text(me.last_name)
-        _look(browser, live_server, visitor, "7-lists-published", shot, axe, problems)
-        visitor.context.close()
+    # Entries closed and every list compliant: the lists are published all together (App. 1 §12).
+    Announcement.objects.filter(pk=tournament.pk).update(list_deadline=today - timedelta(days=1))
+    visitor = _context(new_context, live_server, viewport=DESK, language="en")
+    visitor.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
+    expect(visitor.locator("#army-lists tbody tr")).to_have_count(8)
+    expect(visitor.locator("#army-lists")).to_contain_text("Carthaginian")
+    expect(visitor.locator("#army-lists")).not_to_contain_text(me.last_name)
+    _look(new_context, live_server, visitor, "7-lists-published", shot, axe, problems)
+    visitor.context.close()
 
-        # The day: the referee starts the tournament with the entered players and pairs round 1 from them.
-        tournament.start_date = tournament.end_date = today
-        tournament.save()
-        ref.goto(f"{live_server.url}/board/tournaments/mine/")
-        ref.get_by_role("link", name="Run it live").click()
-        expect(ref.get_by_text("The 8 players registered in the calendar start in the tournament")).to_be_visible()
-        shot(ref, "8-start")
-        ref.get_by_role("button", name="Start the tournament").click()
-        expect(ref.get_by_role("heading", name="8 players")).to_be_visible()
-        shot(ref, "9-players")
-        ref.get_by_role("link", name="Go to the rounds").click()
-        ref.get_by_label("Draw: a single hat").check()
-        ref.get_by_role("button", name="Pair round 1").click()
-        expect(ref.get_by_role("heading", name=re.compile("Proposed round 1"))).to_be_visible()
-        expect(ref.locator(".proposal .pair")).to_have_count(4)
-        shot(ref, "10-round-1")
-        ref.get_by_role("button", name="Publish round 1").click()
-        expect(ref.get_by_role("heading", name="Results of round 1")).to_be_visible()
-        browser.close()
+    # The day: the referee starts the tournament with the entered players and pairs round 1 from them.
+    tournament.start_date = tournament.end_date = today
+    tournament.save()
+    ref.goto(f"{live_server.url}/board/tournaments/mine/")
+    ref.get_by_role("link", name="Run it live").click()
+    expect(ref.get_by_text("The 8 players registered in the calendar enter the tournament")).to_be_visible()
+    shot(ref, "8-start")
+    ref.get_by_role("button", name="Start the tournament").click()
+    expect(ref.get_by_role("heading", name="8 players")).to_be_visible()
+    ref.get_by_role("button", name="Everyone is here").click()
+    expect(ref.locator(".check-in-count")).to_have_count(0)
+    shot(ref, "9-players")
+    ref.get_by_role("link", name="Go to the rounds").click()
+    ref.get_by_label("Draw: a single hat").check()
+    ref.get_by_role("button", name="Pair round 1").click()
+    expect(ref.get_by_role("heading", name=re.compile("Proposed round 1"))).to_be_visible()
+    expect(ref.locator(".proposal .pair")).to_have_count(4)
+    shot(ref, "10-round-1")
+    ref.get_by_role("button", name="Publish round 1").click()
+    expect(ref.get_by_role("heading", name="Results of round 1")).to_be_visible()
 
     entered = set(Entry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
     assert set(LiveEntrant.objects.values_list("player_id", flat=True)) == entered == {p.pk for p in players}

@@ -46,13 +46,12 @@ def _fits(page) -> bool:
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
-def test_a_referee_sets_up_the_days_players_on_a_phone(live_server, referee, shot, lang):
+def test_a_referee_sets_up_the_days_players_on_a_phone(live_server, new_context, referee, shot, lang):
     from axe_playwright_python.sync_playwright import Axe
     from django.utils import timezone
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     from tests import factories
-    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
     from tests.live.helpers import federation_players
     from tournaments.live.rounds import round_pair, round_publish
     from tournaments.models import LiveEntrant, LiveTable, LiveTournament, Registration, Tournament
@@ -73,112 +72,109 @@ def test_a_referee_sets_up_the_days_players_on_a_phone(live_server, referee, sho
         assert _fits(page), f"{name}: the page scrolls sideways at 390 px"
         shot(page, f"{lang}-{name}")
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_context(viewport=PHONE, locale=words["locale"], is_mobile=True,
-                                   has_touch=True).new_page()
-        page.set_default_timeout(15_000)
+    page = new_context(viewport=PHONE, locale=words["locale"], is_mobile=True,
+                               has_touch=True).new_page()
+    page.set_default_timeout(15_000)
 
-        # Signed in, the referee lands on the tournament day's pages.
-        page.goto(f"{live_server.url}/accounts/login/")
-        page.fill("input[name=username]", "referee")
-        page.fill("input[name=password]", "referee-pass-123")
-        page.click("main button[type=submit]")
-        expect(page.get_by_role("heading", name=words["home"])).to_be_visible()
-        step("1-landing")
+    # Signed in, the referee lands on the tournament day's pages.
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=login]", "referee")
+    page.fill("input[name=password]", "referee-pass-123")
+    page.click("main button[type=submit]")
+    expect(page.get_by_role("heading", name=words["home"])).to_be_visible()
+    step("1-landing")
 
-        # Dated ten days ago: the real dates are confirmed first (today's, offered).
-        page.get_by_role("link", name=words["run"]).click()
-        expect(page.get_by_text(words["dates"], exact=True)).to_be_visible()
-        step("2-start-dates")
-        page.get_by_role("button", name=words["start"]).click()
-        expect(page.locator("#find-q")).to_be_visible()
-        tournament.refresh_from_db()
-        assert tournament.start_date == today
-        expect(page.get_by_text(words["not_checked"]).first).to_be_visible()
+    # Dated ten days ago: the real dates are confirmed first (today's, offered).
+    page.get_by_role("link", name=words["run"]).click()
+    expect(page.get_by_text(words["dates"], exact=True)).to_be_visible()
+    step("2-start-dates")
+    page.get_by_role("button", name=words["start"]).click()
+    expect(page.locator("#find-q")).to_be_visible()
+    tournament.refresh_from_db()
+    assert tournament.start_date == today
+    expect(page.get_by_text(words["not_checked"]).first).to_be_visible()
 
-        # "Benoit" finds Benoît; he goes into pool B, hat 1.
-        page.fill("#find-q", "benoit")
+    # "Benoit" finds Benoît; he goes into pool B, hat 1.
+    page.fill("#find-q", "benoit")
+    page.fill("#find-pool", "B")
+    page.select_option("#find-hat", "1")
+    page.get_by_role("button", name=words["find"], exact=True).click()
+    expect(page.locator(".found li", has_text="Benoît Dupont")).to_be_visible()
+    step("3-found-benoit")
+    page.get_by_role("button", name=words["add_to"].format(name="Benoît Dupont", pool="B")).click()
+    expect(page.locator("#pool-B")).to_contain_text("Benoît Dupont")
+
+    # Three more into pool B, hats 2, 1, 2 (found by ID); three into pool A (found by name).
+    for n, player in enumerate(players[3:6]):
+        page.fill("#find-q", str(player.pk))
         page.fill("#find-pool", "B")
-        page.select_option("#find-hat", "1")
+        page.select_option("#find-hat", "2" if n % 2 == 0 else "1")
         page.get_by_role("button", name=words["find"], exact=True).click()
-        expect(page.locator(".found li", has_text="Benoît Dupont")).to_be_visible()
-        step("3-found-benoit")
-        page.get_by_role("button", name=words["add_to"].format(name="Benoît Dupont", pool="B")).click()
-        expect(page.locator("#pool-B")).to_contain_text("Benoît Dupont")
-
-        # Three more into pool B, hats 2, 1, 2 (found by ID); three into pool A (found by name).
-        for n, player in enumerate(players[3:6]):
-            page.fill("#find-q", str(player.pk))
-            page.fill("#find-pool", "B")
-            page.select_option("#find-hat", "2" if n % 2 == 0 else "1")
-            page.get_by_role("button", name=words["find"], exact=True).click()
-            page.locator(".found li", has_text=player.last_name).get_by_role("button").click()
-            expect(page.locator("#pool-B")).to_contain_text(player.last_name)
-        for player in players[6:9]:
-            page.fill("#find-q", player.last_name)
-            page.fill("#find-pool", "A")
-            page.select_option("#find-hat", "")
-            page.get_by_role("button", name=words["find"], exact=True).click()
-            page.locator(".found li", has_text=player.last_name).get_by_role("button").click()
-            expect(page.locator("#pool-A")).to_contain_text(player.last_name)
-        expect(page.get_by_role("heading", name=words["pool_b"])).to_be_visible()
-        step("4-two-pools")
-
-        # A new player with a wrong country: told beside the field, fixed.
-        page.locator("summary", has_text=words["new"]).click()
-        page.fill("#id_last_name", "Smith")
-        page.fill("#id_first_name", "John")
-        page.fill("#id_country", "UK")
-        page.fill("#id_pool", "A")
-        page.get_by_role("button", name=words["add_new"]).click()
-        error = page.locator("#id_country-error")
-        expect(error).to_contain_text(words["country_error"])
-        expect(page.locator("#id_country")).to_have_attribute("aria-invalid", "true")
-        assert not LiveEntrant.objects.filter(last_name="Smith").exists()
-        error.scroll_into_view_if_needed()
-        step("5-country-told")
-        page.fill("#id_country", "GB")
-        page.get_by_role("button", name=words["add_new"]).click()
-        expect(page.locator("#pool-A")).to_contain_text("John Smith")
-
-        # A player added by mistake, removed: he appears nowhere.
-        mistake = players[9]
-        page.fill("#find-q", mistake.last_name)
+        page.locator(".found li", has_text=player.last_name).get_by_role("button").click()
+        expect(page.locator("#pool-B")).to_contain_text(player.last_name)
+    for player in players[6:9]:
+        page.fill("#find-q", player.last_name)
         page.fill("#find-pool", "A")
+        page.select_option("#find-hat", "")
         page.get_by_role("button", name=words["find"], exact=True).click()
-        page.locator(".found li", has_text=mistake.last_name).get_by_role("button").click()
-        row = page.locator("#pool-A li", has_text=mistake.last_name)
-        row.locator("summary", has_text=words["change"]).click()
-        step("6-remove-offered")
-        row.get_by_role("button", name=words["remove"]).click()
-        expect(page.get_by_text(words["removed"])).to_be_visible()
-        expect(page.locator("#pool-A")).not_to_contain_text(mistake.last_name)
+        page.locator(".found li", has_text=player.last_name).get_by_role("button").click()
+        expect(page.locator("#pool-A")).to_contain_text(player.last_name)
+    expect(page.get_by_role("heading", name=words["pool_b"])).to_be_visible()
+    step("4-two-pools")
 
-        # Check in: two of the three registered are here; the third arrives after round 1.
-        for player in players[:2]:
-            name = f"{player.first_name} {player.last_name}"
-            page.get_by_role("button", name=words["here"].format(name=f"{player.last_name} {player.first_name}")) \
-                .click()
-            expect(page.locator("#pool-A li", has_text=name)).not_to_contain_text(words["not_checked"])
-        step("7-checked-in")
-        problems = _axe_problems(axe, page)
-        assert not problems, problems
+    # A new player with a wrong country: told beside the field, fixed.
+    page.locator("summary", has_text=words["new"]).click()
+    page.fill("#id_last_name", "Smith")
+    page.fill("#id_first_name", "John")
+    page.fill("#id_country", "UK")
+    page.fill("#id_pool", "A")
+    page.get_by_role("button", name=words["add_new"]).click()
+    error = page.locator("#id_country-error")
+    expect(error).to_contain_text(words["country_error"])
+    expect(page.locator("#id_country")).to_have_attribute("aria-invalid", "true")
+    assert not LiveEntrant.objects.filter(last_name="Smith").exists()
+    error.scroll_into_view_if_needed()
+    step("5-country-told")
+    page.fill("#id_country", "GB")
+    page.get_by_role("button", name=words["add_new"]).click()
+    expect(page.locator("#pool-A")).to_contain_text("John Smith")
 
-        # Round 1 of each pool paired and published (the rounds' page is the other half of the day).
-        live = LiveTournament.objects.get(pk=tournament.pk)
-        round_publish(round_pair(live, pool="A", method="draw", seed=3))
-        round_publish(round_pair(live, pool="B", method="hats", seed=3))
-        late = live.entrants.get(player=players[2])
-        assert not LiveTable.objects.filter(round__live=live, a=late).exists()
-        page.reload()
-        late_row = page.locator("#pool-A li", has_text=players[2].last_name)
-        expect(late_row.get_by_role("button", name=words["here"].format(
-            name=f"{players[2].last_name} {players[2].first_name}"))).to_have_text(words["late"])
-        late_row.get_by_role("button").first.click()
-        expect(page.get_by_text(words["late_done"])).to_be_visible()
-        step("8-late-arrival")
-        browser.close()
+    # A player added by mistake, removed: he appears nowhere.
+    mistake = players[9]
+    page.fill("#find-q", mistake.last_name)
+    page.fill("#find-pool", "A")
+    page.get_by_role("button", name=words["find"], exact=True).click()
+    page.locator(".found li", has_text=mistake.last_name).get_by_role("button").click()
+    row = page.locator("#pool-A li", has_text=mistake.last_name)
+    row.locator("summary", has_text=words["change"]).click()
+    step("6-remove-offered")
+    row.get_by_role("button", name=words["remove"]).click()
+    expect(page.get_by_text(words["removed"])).to_be_visible()
+    expect(page.locator("#pool-A")).not_to_contain_text(mistake.last_name)
+
+    # Check in: two of the three registered are here; the third arrives after round 1.
+    for player in players[:2]:
+        name = f"{player.first_name} {player.last_name}"
+        page.get_by_role("button", name=words["here"].format(name=f"{player.last_name} {player.first_name}")) \
+            .click()
+        expect(page.locator("#pool-A li", has_text=name)).not_to_contain_text(words["not_checked"])
+    step("7-checked-in")
+    problems = _axe_problems(axe, page)
+    assert not problems, problems
+
+    # Round 1 of each pool paired and published (the rounds' page is the other half of the day).
+    live = LiveTournament.objects.get(pk=tournament.pk)
+    round_publish(round_pair(live, pool="A", method="draw", seed=3))
+    round_publish(round_pair(live, pool="B", method="hats", seed=3))
+    late = live.entrants.get(player=players[2])
+    assert not LiveTable.objects.filter(round__live=live, a=late).exists()
+    page.reload()
+    late_row = page.locator("#pool-A li", has_text=players[2].last_name)
+    expect(late_row.get_by_role("button", name=words["here"].format(
+        name=f"{players[2].last_name} {players[2].first_name}"))).to_have_text(words["late"])
+    late_row.get_by_role("button").first.click()
+    expect(page.get_by_text(words["late_done"])).to_be_visible()
+    step("8-late-arrival")
 
     live = LiveTournament.objects.get(pk=tournament.pk)
     entrant = live.entrants.get(player=benoit)

@@ -28,17 +28,17 @@ def _own_rate_limits(settings):
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-def test_a_player_signs_up_claims_their_record_and_downloads_their_data(live_server, transactional_db, board,
-                                                                        language):
+def test_a_player_signs_up_claims_their_record_and_downloads_their_data(live_server, new_context, transactional_db,
+                                                                        board, language):
     from axe_playwright_python.sync_playwright import Axe
     from django.conf import settings
     from django.core import mail
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     from players.models import Club, Player, PlayerClaim
     from players.permissions import player_of
     from tests import factories
-    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS
+    from tests.browser.conftest import SCREENSHOTS
     from tournaments.models import Tournament
 
     federation = factories.federation(8)
@@ -63,90 +63,87 @@ def test_a_player_signs_up_claims_their_record_and_downloads_their_data(live_ser
             page.screenshot(path=str(SCREENSHOTS / f"{SCREENSHOT_PREFIX}-{language}-{step}-{w}.png"), full_page=True)
         page.set_viewport_size({"width": 1366, "height": 900})
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 
-        def new_page():
-            context = browser.new_context(viewport={"width": 1366, "height": 900}, locale=language,
-                                          extra_http_headers={"Accept-Language": language}, accept_downloads=True)
-            context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
-            page = context.new_page()
-            page.set_default_timeout(15_000)
-            return page
+    def new_page():
+        context = new_context(viewport={"width": 1366, "height": 900}, locale=language,
+                                      extra_http_headers={"Accept-Language": language}, accept_downloads=True)
+        context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        return page
 
-        page = new_page()
+    page = new_page()
 
-        # The sign-in page offers to create an account; the sign-up page asks for an address and a password.
-        page.goto(f"{live_server.url}/accounts/login/")
-        look(page, "1-sign-in")
-        page.locator("main a[href='/accounts/signup/']").first.click()
-        page.fill("input[name=email]", email)
-        page.fill("input[name=password1]", PASSWORD)
-        page.fill("input[name=password2]", PASSWORD)
-        look(page, "2-sign-up")
-        page.click("main button[type=submit]")
-        expect(page).to_have_url(re.compile(r"/accounts/confirm-email/$"))
-        look(page, "3-check-your-email")
+    # The sign-in page offers to create an account; the sign-up page asks for an address and a password.
+    page.goto(f"{live_server.url}/accounts/login/")
+    look(page, "1-sign-in")
+    page.locator("main a[href='/accounts/signup/']").first.click()
+    page.fill("input[name=email]", email)
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    look(page, "2-sign-up")
+    page.click("main button[type=submit]")
+    expect(page).to_have_url(re.compile(r"/accounts/confirm-email/$"))
+    look(page, "3-check-your-email")
 
-        # The confirmation, sent by the worker (in-process here): the test reads it.
-        sent = [message for message in mail.outbox if email in message.to]
-        assert len(sent) == 1, [m.to for m in mail.outbox]
-        link = re.search(r"https?://\S+/accounts/confirm-email/\S+/", sent[0].body).group(0)
-        page.goto(link)
-        look(page, "4-confirm")
-        page.click("main button[type=submit]")
-        expect(page).to_have_url(re.compile(r"/accounts/$"))
-        look(page, "5-account")
+    # The confirmation, sent by the worker (in-process here): the test reads it.
+    sent = [message for message in mail.outbox if email in message.to]
+    assert len(sent) == 1, [m.to for m in mail.outbox]
+    link = re.search(r"https?://\S+/accounts/confirm-email/\S+/", sent[0].body).group(0)
+    page.goto(link)
+    look(page, "4-confirm")
+    page.click("main button[type=submit]")
+    expect(page).to_have_url(re.compile(r"/accounts/$"))
+    look(page, "5-account")
 
-        # Find the record by name and ask for it.
-        page.locator("main a[href='/accounts/claim/']").click()
-        page.fill("#claim-q", me.last_name)
-        page.click("main form[role=search] button[type=submit]")
-        look(page, "6-find")
-        page.locator(f"main a[href='/accounts/claim/{me.pk}/']").click()
-        page.fill("textarea[name=message]", "Club, tournois : voir la fiche" if language == "fr" else "Same club")
-        look(page, "7-ask")
-        page.click("main form button[type=submit]")
-        expect(page).to_have_url(re.compile(r"/accounts/$"))
-        assert PlayerClaim.objects.filter(player=me, status=PlayerClaim.PENDING).exists()
-        look(page, "8-waiting")
+    # Find the record by name and ask for it.
+    page.locator("main a[href='/accounts/claim/']").click()
+    page.fill("#claim-q", me.last_name)
+    page.click("main form[role=search] button[type=submit]")
+    look(page, "6-find")
+    page.locator(f"main a[href='/accounts/claim/{me.pk}/']").click()
+    page.fill("textarea[name=message]", "Club, tournois : voir la fiche" if language == "fr" else "Same club")
+    look(page, "7-ask")
+    page.click("main form button[type=submit]")
+    expect(page).to_have_url(re.compile(r"/accounts/$"))
+    assert PlayerClaim.objects.filter(player=me, status=PlayerClaim.PENDING).exists()
+    look(page, "8-waiting")
 
-        # The board confirms it in its queue.
-        board_page = new_page()
-        board_page.goto(f"{live_server.url}/accounts/login/?next=/board/claims/")
-        board_page.fill("input[name=login]", "board")
-        board_page.fill("input[name=password]", "board-pass-123")
-        board_page.click("main button[type=submit]")
-        expect(board_page).to_have_url(re.compile(r"/board/claims/$"))
-        expect(board_page.locator("main")).to_contain_text(email)
-        look(board_page, "9-board-queue")
-        board_page.click("main button[name=decision][value=confirm]")
-        expect(board_page.locator(".messages")).to_be_visible()
-        look(board_page, "10-board-confirmed")
-        board_page.context.close()
+    # The board confirms it in its queue.
+    board_page = new_page()
+    board_page.goto(f"{live_server.url}/accounts/login/?next=/board/claims/")
+    board_page.fill("input[name=login]", "board")
+    board_page.fill("input[name=password]", "board-pass-123")
+    board_page.click("main button[type=submit]")
+    expect(board_page).to_have_url(re.compile(r"/board/claims/$"))
+    expect(board_page.locator("main")).to_contain_text(email)
+    look(board_page, "9-board-queue")
+    board_page.click("main button[name=decision][value=confirm]")
+    expect(board_page.locator(".messages")).to_be_visible()
+    look(board_page, "10-board-confirmed")
+    board_page.context.close()
 
-        # The player: "my page" in the menu, their own page, and their data.
-        page.reload()
-        linked = player_of(Player.objects.get(pk=me.pk).user)
-        assert linked is not None and linked.pk == me.pk
-        my_page = page.locator(f".account a[href='/players/{me.pk}/']")
-        expect(my_page).to_have_count(1)
-        look(page, "11-linked")
-        my_page.click()
-        expect(page.locator("h1")).to_contain_text(me.last_name)
-        page.goto(f"{live_server.url}/accounts/")
-        with page.expect_download() as download:
-            page.locator("main a[href='/accounts/my-data.json']").click()
-        data = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
-        assert data["player"]["id"] == me.pk and data["account"]["email_addresses"][0]["email"] == email
-        assert data["player"]["games"] and data["player"]["rating_history"]
+    # The player: "my page" in the menu, their own page, and their data.
+    page.reload()
+    linked = player_of(Player.objects.get(pk=me.pk).user)
+    assert linked is not None and linked.pk == me.pk
+    my_page = page.locator(f".account a[href='/players/{me.pk}/']")
+    expect(my_page).to_have_count(1)
+    look(page, "11-linked")
+    my_page.click()
+    expect(page.locator("h1")).to_contain_text(me.last_name)
+    page.goto(f"{live_server.url}/accounts/")
+    with page.expect_download() as download:
+        page.locator("main a[href='/accounts/my-data.json']").click()
+    data = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert data["player"]["id"] == me.pk and data["account"]["email_addresses"][0]["email"] == email
+    assert data["player"]["games"] and data["player"]["rating_history"]
 
-        # And the menu on a phone: folded, then open with "my page" and the account in it.
-        page.set_viewport_size({"width": 390, "height": 844})
-        page.click(".menu-toggle")
-        expect(page.locator(f"#site-menu a[href='/players/{me.pk}/']")).to_be_visible()
-        expect(page.locator("#site-menu a[href='/accounts/']")).to_be_visible()
-        page.screenshot(path=str(SCREENSHOTS / f"{SCREENSHOT_PREFIX}-{language}-12-phone-menu-390.png"))
-        browser.close()
+    # And the menu on a phone: folded, then open with "my page" and the account in it.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.click(".menu-toggle")
+    expect(page.locator(f"#site-menu a[href='/players/{me.pk}/']")).to_be_visible()
+    expect(page.locator("#site-menu a[href='/accounts/']")).to_be_visible()
+    page.screenshot(path=str(SCREENSHOTS / f"{SCREENSHOT_PREFIX}-{language}-12-phone-menu-390.png"))
 
     assert not problems, "\n".join(problems)
