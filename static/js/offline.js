@@ -141,11 +141,18 @@
     return (heading ? heading.textContent : document.title).replace(/\s+/g, " ").trim();
   }
 
+  function keyOf(form) {
+    var field = form.elements.namedItem(form.getAttribute("data-offline-key") || "action_key");
+    return field && field.value ? field.value : form.action;
+  }
+
+  function isWaiting(form) {
+    return Object.prototype.hasOwnProperty.call(read(queueOf(form)), keyOf(form));
+  }
+
   function enqueue(form, submitter) {
     var fields = fieldsOf(form, submitter);
-    var keyName = form.getAttribute("data-offline-key") || "action_key";
-    var keyField = fields.find(function (field) { return field[0] === keyName; });
-    var key = keyField ? keyField[1] : form.action;
+    var key = keyOf(form);
     var name = queueOf(form);
     var entries = read(name);
     entries[key] = { url: form.action, fields: fields, label: labelOf(form), page: window.location.href,
@@ -204,6 +211,9 @@
         return response.text().then(function (html) {
           answered(entry, response, new DOMParser().parseFromString(html, "text/html"));
           return true;
+        }, function () {
+          showOn(entry, response.status >= 400 ? "refused" : "sent");  // the answer's page was cut short
+          return true;
         });
       }, function () {
         unreachable = true;
@@ -258,7 +268,9 @@
     });
     sending = jobs.reduce(function (chain, job) {
       return chain.then(function (goOn) { return goOn ? send(job[0], job[1], job[2]) : false; });
-    }, Promise.resolve(true)).then(function () { sending = null; render(); });
+    }, Promise.resolve(true));
+    var done = function () { sending = null; render(); };
+    sending = sending.then(done, done);
     return sending;
   }
 
@@ -280,6 +292,12 @@
     var lines = [];
     if (offline) lines.push(words("offline", { time: clock(seen || new Date()) }));
     if (count) lines.push(words("waiting", { count: count }));
+    banner.classList.toggle("offline-alert", lines.length + refusals.length > 0);
+    banner.hidden = !updated && !lines.length && !refusals.length;
+    // A live region announces what is written into it again: write only what changed.
+    var shown = JSON.stringify([lines, refusals]);
+    if (state.getAttribute("data-shown") === shown) return;
+    state.setAttribute("data-shown", shown);
     state.textContent = "";
     lines.forEach(function (line) {
       var p = document.createElement("span");
@@ -297,8 +315,6 @@
       line.appendChild(link);
       state.appendChild(line);
     });
-    banner.classList.toggle("offline-alert", lines.length + refusals.length > 0);
-    banner.hidden = !updated && !lines.length && !refusals.length;
   }
 
   function markWaiting() {
@@ -330,6 +346,13 @@
         enqueue(form, submitter);
         return;
       }
+      if (isWaiting(form)) {
+        // Sent again (a correction) while its first entry waits: same action key, so the entry takes the new
+        // fields and goes now; posted beside it, the second would be answered "already done".
+        enqueue(form, submitter);
+        check();
+        return;
+      }
       if (form.hasAttribute("data-offline-probing")) return;  // a second tap while the probe runs
       form.setAttribute("data-offline-probing", "");
       probe().then(function (reachable) {
@@ -340,6 +363,7 @@
         }
         // What waits goes first: an older entry must not overwrite what is posted now.
         flush().then(function () {
+          if (!form.isConnected) return;  // its card was replaced by a sent entry's answer
           form.setAttribute("data-offline-pass", "");
           if (form.requestSubmit) form.requestSubmit(submitter && submitter.form === form ? submitter : undefined);
           else form.submit();

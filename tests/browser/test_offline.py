@@ -152,3 +152,41 @@ def test_the_public_page_says_when_it_was_updated_and_that_it_is_offline(live_se
     expect(state).to_have_text("")
     expect(page.locator("#live-now")).to_contain_text("1/4 results")
     shot(page, "5-public-back")
+
+
+def test_a_hall_wifi_that_lets_nothing_out_queues_too_and_a_correction_replaces_what_waits(
+        live_server, new_context, referee, shot):
+    """navigator.onLine stays true on a Wi-Fi with no way out: the probe finds no site, the result waits; typed
+    again (a correction) it replaces the waiting entry; the retry every few seconds sends it once the site answers."""
+    live = _started(referee, "Open du wifi muet")
+    context, page = _phone(new_context)
+    page.goto(f"{live_server.url}/accounts/login/?next=/referee/live/{live.pk}/rounds/1/")
+    page.fill("input[name=login]", "referee")
+    page.fill("input[name=password]", "referee-pass-123")
+    page.click("main button[type=submit]")
+    expect(page.get_by_role("heading", name="Results of round 1")).to_be_visible()
+
+    def unreachable(route):
+        route.abort("connectionrefused")
+
+    page.route("**/healthz", unreachable)
+    page.route("**/tables/**", unreachable)
+    _fill(page, 1, 10, 40)
+    page.locator("#table-1 button[type=submit]").click()
+    expect(page.locator("#table-1 .offline-status")).to_contain_text("Waiting to be sent")
+    banner = page.locator("[data-offline-banner]")
+    expect(banner).to_contain_text("Offline — showing the page of")
+    _fill(page, 1, 12, 40)
+    page.locator("#table-1 button[type=submit]").click()
+    expect(banner).to_contain_text("Waiting to be sent: 1.")
+    assert page.evaluate("navigator.onLine")
+    shot(page, "6-wifi-without-way-out")
+
+    page.unroute("**/healthz")
+    page.unroute("**/tables/**")
+    expect(page.locator("#table-1 .entered")).to_contain_text("Counts as:", timeout=20_000)
+    expect(banner).to_be_hidden()
+    table = LiveTable.objects.get(round__live=live, round__number=1, table=1)
+    assert (table.result, table.a_losses, table.b_losses) == ("A", 12, 40)
+    assert LiveAction.objects.filter(live=live).count() == 1
+    assert AuditEntry.objects.filter(action="live_results").count() == 1
