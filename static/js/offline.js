@@ -13,7 +13,8 @@
      applies a key once: an entry that reached the server before its answer was lost is answered "already done");
      a 4xx answer is a refusal: removed, and its message shown on the form's card (the card is replaced by the
      answer's card of the same id) or in the banner; a network error or a 5xx keeps it for the next try; a
-     redirect to the sign-in page keeps it and asks to sign in again.
+     redirect to the sign-in page keeps it and asks to sign in again. An entry is sent, and counted, only by pages
+     of the account that queued it (data-offline-user), never under someone else's session on a shared phone.
    - The banner (templates/live/_offline.html, which also holds every word shown here) counts the waiting entries
      and, offline, says which moment the page shows: "Offline — showing the page of 14:32". On the public live page
      it says when the page was last updated; static/js/live.js tells it about each poll ("live:answer",
@@ -76,12 +77,19 @@
     return names;
   }
 
+  function mine(entries) {
+    // Only the entries of whoever is signed in now: on a phone passed to someone else they wait for their author
+    // (each is sent with the session of the page, and the audit names who sent it).
+    var user = banner.getAttribute("data-offline-user") || "";
+    return Object.keys(entries).filter(function (key) { return (entries[key].user || "") === user; });
+  }
+
   function queueOf(form) {
     return form.getAttribute("data-offline-queue") || window.location.pathname;
   }
 
   function waiting() {
-    return queueNames().reduce(function (count, name) { return count + Object.keys(read(name)).length; }, 0);
+    return queueNames().reduce(function (count, name) { return count + mine(read(name)).length; }, 0);
   }
 
   // --- forms
@@ -147,7 +155,7 @@
   }
 
   function isWaiting(form) {
-    return Object.prototype.hasOwnProperty.call(read(queueOf(form)), keyOf(form));
+    return mine(read(queueOf(form))).indexOf(keyOf(form)) !== -1;
   }
 
   function enqueue(form, submitter) {
@@ -156,6 +164,7 @@
     var name = queueOf(form);
     var entries = read(name);
     entries[key] = { url: form.action, fields: fields, label: labelOf(form), page: window.location.href,
+                     user: banner.getAttribute("data-offline-user") || "",
                      queued: (entries[key] || {}).queued || Date.now() };
     write(name, entries);
     say(form, "waiting");
@@ -263,7 +272,7 @@
     var jobs = [];
     queueNames().forEach(function (name) {
       var entries = read(name);
-      Object.keys(entries).sort(function (a, b) { return entries[a].queued - entries[b].queued; })
+      mine(entries).sort(function (a, b) { return entries[a].queued - entries[b].queued; })
         .forEach(function (key) { jobs.push([name, key, entries[key]]); });
     });
     sending = jobs.reduce(function (chain, job) {
@@ -320,7 +329,7 @@
   function markWaiting() {
     queueNames().forEach(function (name) {
       var entries = read(name);
-      Object.keys(entries).forEach(function (key) {
+      mine(entries).forEach(function (key) {
         var form = formFor(entries[key].url);
         if (form) say(form, "waiting");
       });

@@ -8,6 +8,7 @@ Debian's Chromium; screenshots test-artifacts/screenshots/offline-<step>.png (te
 
 from __future__ import annotations
 
+import json
 import re
 
 from axe_playwright_python.sync_playwright import Axe
@@ -132,6 +133,12 @@ def test_the_public_page_says_when_it_was_updated_and_that_it_is_offline(live_se
     live = _started(referee, "Open public hors ligne")
     context, page = _phone(new_context)
     page.goto(f"{live_server.url}/tournaments/{live.pk}/live/")
+    # A referee's result left waiting on this phone is not this visitor's to send: not counted, not sent, kept.
+    waiting = json.dumps({"a" * 32: {"url": f"{live_server.url}/referee/live/{live.pk}/rounds/1/tables/1/",
+                                     "fields": [["result", "A"]], "user": str(referee.pk), "label": "Table 1",
+                                     "page": "", "queued": 1}})
+    page.evaluate("([name, value]) => localStorage.setItem(name, value)", [f"offline-queue:{live.pk}", waiting])
+    page.reload()
     clock = page.locator("[data-offline-clock]")
     expect(clock).to_have_text(re.compile(r"Updated at \d\d:\d\d"))
     time = re.search(r"\d\d:\d\d", clock.inner_text()).group(0)
@@ -151,6 +158,9 @@ def test_the_public_page_says_when_it_was_updated_and_that_it_is_offline(live_se
     expect(clock).to_have_text(re.compile(r"Updated at \d\d:\d\d"))
     expect(state).to_have_text("")
     expect(page.locator("#live-now")).to_contain_text("1/4 results")
+    expect(page.locator("[data-offline-banner]")).not_to_contain_text("Waiting to be sent")
+    assert page.evaluate(f"localStorage.getItem('offline-queue:{live.pk}')") == waiting
+    assert LiveTable.objects.get(round__live=live, round__number=1, table=1).a_losses == 10
     shot(page, "5-public-back")
 
 

@@ -120,7 +120,7 @@ def test_it_sends_a_signed_out_phone_to_the_sign_in_page_the_banner_names(client
     assert LiveTable.objects.get(round__live=live, round__number=1, table=1).result == ""
 
 
-def test_every_result_form_waits_in_the_tournaments_queue_and_the_page_carries_the_banner(signed_in, live):
+def test_every_result_form_waits_in_the_tournaments_queue_and_the_page_carries_the_banner(signed_in, live, referee):
     page = signed_in.get(_results_url(live)).content.decode()
     for table in LiveTable.objects.filter(round__live=live, round__number=1).values_list("table", flat=True):
         _, opening, fields = _result_form(page, live, table)
@@ -128,6 +128,7 @@ def test_every_result_form_waits_in_the_tournaments_queue_and_the_page_carries_t
         assert re.fullmatch(r"[0-9a-f]{32}", fields["action_key"])
     banner = re.search(r"<div class=\"offline-banner\"[^>]*>", page).group(0)
     assert f'data-offline-queue="{live.pk}"' in banner and " hidden" in banner  # shown by the script offline
+    assert f'data-offline-user="{referee.pk}"' in banner  # whose entries this page sends
     assert "Offline — showing the page of {time}" in banner and "Waiting to be sent: {count}." in banner
     assert "js/offline.js" in page
 
