@@ -166,9 +166,21 @@
     entries[key] = { url: form.action, fields: fields, label: labelOf(form), page: window.location.href,
                      user: banner.getAttribute("data-offline-user") || "",
                      queued: (entries[key] || {}).queued || Date.now() };
-    write(name, entries);
+    try {
+      write(name, entries);
+    } catch (e) {
+      return false;  // the storage is full: better the browser's own error page than an entry lost unseen
+    }
     say(form, "waiting");
     render();
+    return true;
+  }
+
+  function post(form, submitter) {
+    // The form's own submission, as without this script (the submit listener lets it through).
+    form.setAttribute("data-offline-pass", "");
+    if (form.requestSubmit) form.requestSubmit(submitter && submitter.form === form ? submitter : undefined);
+    else form.submit();
   }
 
   // --- sending
@@ -345,21 +357,21 @@
     document.addEventListener("submit", function (event) {
       var form = event.target;
       if (!form.matches("form[data-offline-queue]")) return;
-      if (form.hasAttribute("data-offline-pass")) {  // the probe found the site: post as usual
+      if (form.hasAttribute("data-offline-pass")) {  // sent by post(): the form goes as it always did
         form.removeAttribute("data-offline-pass");
         return;
       }
       event.preventDefault();
       var submitter = event.submitter;
       if (!navigator.onLine) {
-        enqueue(form, submitter);
+        if (!enqueue(form, submitter)) post(form, submitter);
         return;
       }
       if (isWaiting(form)) {
         // Sent again (a correction) while its first entry waits: same action key, so the entry takes the new
         // fields and goes now; posted beside it, the second would be answered "already done".
-        enqueue(form, submitter);
-        check();
+        if (enqueue(form, submitter)) check();
+        else post(form, submitter);
         return;
       }
       if (form.hasAttribute("data-offline-probing")) return;  // a second tap while the probe runs
@@ -367,15 +379,12 @@
       probe().then(function (reachable) {
         form.removeAttribute("data-offline-probing");
         if (!reachable) {
-          enqueue(form, submitter);
+          if (!enqueue(form, submitter)) post(form, submitter);
           return;
         }
         // What waits goes first: an older entry must not overwrite what is posted now.
         flush().then(function () {
-          if (!form.isConnected) return;  // its card was replaced by a sent entry's answer
-          form.setAttribute("data-offline-pass", "");
-          if (form.requestSubmit) form.requestSubmit(submitter && submitter.form === form ? submitter : undefined);
-          else form.submit();
+          if (form.isConnected) post(form, submitter);  // else its card was replaced by a sent entry's answer
         });
       });
     });

@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from axe_playwright_python.sync_playwright import Axe
+from django.conf import settings
 from playwright.sync_api import expect
 
 from players.models import AuditEntry
@@ -23,11 +25,22 @@ from tournaments.models import LiveAction, LiveTable
 SCREENSHOT_PREFIX = "offline"  # see tests/browser/conftest.py
 PHONE = {"width": 390, "height": 844}
 SERIOUS = ("serious", "critical")
+NBSP = "\u00a0"
+WORDS = {
+    "en": {"results": "Results of round 1", "waiting": "Waiting to be sent", "count": "Waiting to be sent: 3.",
+           "offline": r"Offline — showing the page of \d\d:\d\d", "counts": "Counts as:",
+           "sent": "Sent once the network returned", "in": "3 of 4 results are in"},
+    "fr": {"results": "Résultats de la ronde 1", "waiting": "En attente d’envoi",
+           "count": f"En attente d’envoi{NBSP}: 3.", "offline": r"Hors ligne — la page affichée date de \d\d:\d\d",
+           "counts": f"Compte pour{NBSP}:", "sent": "Envoyé au retour du réseau", "in": "3 résultats saisis sur 4"},
+}
 
 
-def _phone(new_context):
-    context = new_context(viewport=PHONE, locale="en-GB", timezone_id="Europe/Paris", is_mobile=True,
-                          has_touch=True)
+def _phone(new_context, live_server=None, language: str = "en"):
+    context = new_context(viewport=PHONE, locale="fr-FR" if language == "fr" else "en-GB",
+                          timezone_id="Europe/Paris", is_mobile=True, has_touch=True)
+    if live_server is not None:
+        context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
     page = context.new_page()
     page.set_default_timeout(15_000)
     return context, page
@@ -57,16 +70,18 @@ def _fill(page, table: int, a_losses: int, b_losses: int) -> None:
     card.locator(f"#t{table}-b_losses").fill(str(b_losses))
 
 
+@pytest.mark.parametrize("language", ["en", "fr"])
 def test_results_typed_offline_wait_on_the_phone_and_are_applied_once_when_the_network_returns(
-        live_server, new_context, referee, shot):
-    live = _started(referee, "Open sans réseau")
+        live_server, new_context, referee, shot, language):
+    words = WORDS[language]
+    live = _started(referee, f"Open sans réseau {language}")
     results_url = f"/referee/live/{live.pk}/rounds/1/"
-    context, page = _phone(new_context)
+    context, page = _phone(new_context, live_server, language)
     page.goto(f"{live_server.url}/accounts/login/?next={results_url}")
     page.fill("input[name=login]", "referee")
     page.fill("input[name=password]", "referee-pass-123")
     page.click("main button[type=submit]")
-    expect(page.get_by_role("heading", name="Results of round 1")).to_be_visible()
+    expect(page.get_by_role("heading", name=words["results"])).to_be_visible()
     banner = page.locator("[data-offline-banner]")
     expect(banner).to_be_hidden()
 
@@ -75,26 +90,26 @@ def test_results_typed_offline_wait_on_the_phone_and_are_applied_once_when_the_n
     for table, (a_losses, b_losses) in entered.items():
         _fill(page, table, a_losses, b_losses)
         page.locator(f"#table-{table} button[type=submit]").click()
-        expect(page.locator(f"#table-{table} .offline-status")).to_contain_text("Waiting to be sent")
+        expect(page.locator(f"#table-{table} .offline-status")).to_contain_text(words["waiting"])
     page.locator("#table-2 button[type=submit]").click()  # a double tap: the same action key, queued once
     page.locator("#table-2 button[type=submit]").click()
 
     expect(banner).to_be_visible()
-    expect(banner).to_contain_text("Waiting to be sent: 3.")
-    expect(banner).to_contain_text(re.compile(r"Offline — showing the page of \d\d:\d\d"))
+    expect(banner).to_contain_text(words["count"])
+    expect(banner).to_contain_text(re.compile(words["offline"]))
     assert not LiveTable.objects.filter(round__live=live, result__gt="").exists()
     assert _fits(page), "the offline page scrolls sideways"
-    shot(page, "1-referee-waiting")
+    shot(page, f"1-referee-waiting-{language}")
     problems = _axe_problems(page)
     assert not problems, problems
 
     context.set_offline(False)
     expect(banner).to_be_hidden()
     for table in entered:
-        expect(page.locator(f"#table-{table} .entered")).to_contain_text("Counts as:")
-        expect(page.locator(f"#table-{table} .offline-status")).to_contain_text("Sent once the network returned")
-    expect(page.locator("#results-count")).to_contain_text("3 of 4 results are in")
-    shot(page, "2-referee-sent")
+        expect(page.locator(f"#table-{table} .entered")).to_contain_text(words["counts"])
+        expect(page.locator(f"#table-{table} .offline-status")).to_contain_text(words["sent"])
+    expect(page.locator("#results-count")).to_contain_text(words["in"])
+    shot(page, f"2-referee-sent-{language}")
 
     tables = {t.table: (t.result, t.a_losses, t.b_losses)
               for t in LiveTable.objects.filter(round__live=live, round__number=1)}
