@@ -320,11 +320,11 @@
     if (state.getAttribute("data-shown") === shown) return;
     state.setAttribute("data-shown", shown);
     state.textContent = "";
-    lines.forEach(function (line) {
-      var p = document.createElement("span");
-      p.className = "offline-line";
-      p.textContent = line;
-      state.appendChild(p);
+    lines.forEach(function (text) {
+      var line = document.createElement("span");
+      line.className = "offline-line";
+      line.textContent = text;
+      state.appendChild(line);
     });
     refusals.forEach(function (refusal) {
       var line = document.createElement("span");
