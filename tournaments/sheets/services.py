@@ -211,10 +211,20 @@ def sheet_receive(*, data: bytes, file_name: str, user=None,
 
 
 def _already_imported(sha256: str) -> Sheet | None:
-    return (
+    """The imported sheet of this content that its tournament holds now, if any. One a correction replaced since,
+    or whose results the board withdrew, is not: sent again, it is imported again (a referee taking a correction
+    back, or the results returned after a withdrawal), instead of being told that nothing changes."""
+    sheet = (
         Sheet.objects.filter(sha256=sha256, status__in=Sheet.ACCEPTED, tournament__isnull=False)
-        .order_by("-imported_at").first()
+        .select_related("tournament").defer("content").order_by("-imported_at", "-pk").first()
     )
+    if sheet is None or sheet.tournament.status == Tournament.REGISTERED:
+        return None
+    held = (
+        Sheet.objects.filter(tournament_id=sheet.tournament_id, status__in=Sheet.ACCEPTED)
+        .order_by("-imported_at", "-pk").values_list("sha256", flat=True).first()
+    )
+    return sheet if held == sha256 else None
 
 
 def sheet_import_committed(*, sheet: Sheet | None = None, data: bytes | None = None, user=None) -> Sheet | None:
