@@ -267,3 +267,10 @@ class ResultForm(forms.Form):
         data = self.cleaned_data
         return Result(table, data["result"], data["a_losses"], data["b_losses"], bool(data["free"]),
                       revision=data.get("revision"), confirmed=bool(data.get("confirm")))
+
+
+class LinkResultForm(ResultForm):
+    """A player's entry of their table's result at their private link: the table the page showed, so that an entry
+    sent after the next round was published never lands on the new round's table."""
+
+    table = forms.IntegerField(min_value=1, max_value=2**63 - 1, widget=forms.HiddenInput)

@@ -26,7 +26,7 @@ from tournaments.live.forms import ResultForm
 from tournaments.live.page_tools import lang, words
 from tournaments.live.refusals import LiveRefused
 from tournaments.live.results import result_claim
-from tournaments.models import LiveTable, LiveTournament
+from tournaments.models import LiveEntrant, LiveTable, LiveTournament
 
 # How long a rendered fragment is kept: its key holds the version, so a change is never served stale; this only
 # bounds the memory the finished tournaments' fragments take.
@@ -130,11 +130,14 @@ def live_claim(request, tournament_id: int, table_id: int):
     form = ResultForm(request.POST, codes=live.tournament.system.get_ruleset().result_codes, auto_id="claim-%s")
     if player is None:
         return _public_page(request, live, errors=[_("Your account is not linked to a player.")], status=403)
+    entrant = LiveEntrant.objects.filter(live=live, player=player).first()
+    if entrant is None:
+        return _public_page(request, live, errors=words(LiveRefused.one("not_your_table")), status=400)
     if not form.is_valid():
         return _public_page(request, live, claim_form=form, status=400,
                             errors=[_("Choose a result; losses are whole numbers from 0 to 100.")])
     try:
-        saved = result_claim(live, table, player=player, result=form.result_for(table.table))
+        saved = result_claim(live, table, entrant=entrant, result=form.result_for(table.table), user=request.user)
     except LiveRefused as exc:
         return _public_page(request, live, claim_form=form, errors=words(exc), status=400)
     if saved.result:
