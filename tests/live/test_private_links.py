@@ -103,10 +103,29 @@ def test_different_results_are_flagged_and_the_referee_settles_them(client, live
     assert f"You and {name_b} entered different results: the referee will settle it." in page
 
     client.force_login(referee)
-    response = client.post(reverse("referee:live_result", args=[live.pk, 1, table.table]),
-                           {"result": "A", "a_losses": "10", "b_losses": "60"})
+    results = client.get(reverse("referee:live_results", args=[live.pk, 1])).content.decode()
+    card = results.split(f'id="table-{table.table}"')[1].split("</section>")[0]
+    assert "Two different entries: settle the table." in card
+    assert f"{name_b} entered:" in card and "A lost 60%, B lost 10%" in card
+    # One tap on B's version: its form carries that version, through the referee's own entry.
+    versions = re.findall(r'<div class="version">(.*?)</div>', card, re.S)
+    assert len(versions) == 2 and name_b in versions[1]
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', versions[1]))
+    response = client.post(reverse("referee:live_result", args=[live.pk, 1, table.table]), fields)
     assert response.status_code == 302
-    assert _state(table) == ("A", 10, 60, None, None)
+    assert _state(table) == ("B", 60, 10, None, None)
+    assert AuditEntry.objects.filter(action="live_results", user=referee).exists()
+    assert "Counted." in client.get(entrant_link_path(table.a)).content.decode()
+
+
+def test_the_referee_sees_a_single_entry(client, live, table, referee):
+    _enter(client, table.a, result="D", a_losses="20", b_losses="25")
+    client.force_login(referee)
+    results = client.get(reverse("referee:live_results", args=[live.pk, 1])).content.decode()
+    card = results.split(f'id="table-{table.table}"')[1].split("</section>")[0]
+    assert f"{table.a.first_name} {table.a.last_name} entered:" in card and "A lost 20%, B lost 25%" in card
+    assert "It counts once the other player enters the same." in card
+    assert "Two different entries" not in card
 
 
 def test_an_account_linked_to_the_player_still_enters_through_the_same_service(client, live, table,
