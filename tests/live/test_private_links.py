@@ -279,3 +279,47 @@ def test_the_token_never_reaches_a_log_line(client, live, table, caplog):
         client.get(path)
     lines = [r.getMessage() for r in caplog.records if r.name == "django.request"]
     assert lines and all("/live/me/…/" in line and path not in line for line in lines)
+
+
+def _players_page(client, live) -> str:
+    return client.get(reverse("referee:live_players", args=[live.pk])).content.decode()
+
+
+def test_the_referee_copies_each_players_link_from_the_players_page(client, live, table, referee):
+    client.force_login(referee)
+    page = _players_page(client, live)
+    for entrant in live.entrants.all():
+        assert f'value="http://testserver{entrant_link_path(entrant)}" readonly' in page
+    assert 'data-copy="link-' in page
+
+
+def test_a_new_link_is_confirmed_first_then_the_old_one_stops(client, live, table, referee):
+    client.force_login(referee)
+    old = entrant_link_path(table.a)
+    url = reverse("referee:live_link_reissue", args=[live.pk, table.a.pk])
+    action = re.search(r'action="' + re.escape(url) + r'".*?name="action_key" value="(\w+)"', _players_page(
+        client, live), re.S).group(1)
+    response = client.post(url, {"action_key": action})
+    assert response.status_code == 400 and "The old link stops working" in response.content.decode()
+    assert client.get(old).status_code == 200
+    response = client.post(url, {"action_key": action, "confirm": "on"})
+    assert response.status_code == 302
+    assert client.post(url, {"action_key": action, "confirm": "on"}).status_code == 302  # a double tap: once
+    assert AuditEntry.objects.filter(action="live_link_reissue").count() == 1
+    assert client.get(old).status_code == 404
+    table.a.refresh_from_db()
+    assert entrant_link_path(table.a) != old and client.get(entrant_link_path(table.a)).status_code == 200
+
+
+def test_a_referee_of_another_tournament_cannot_reissue_a_link(client, live, table, other_referee):
+    client.force_login(other_referee)
+    old = entrant_link_path(table.a)
+    response = client.post(reverse("referee:live_link_reissue", args=[live.pk, table.a.pk]), {"confirm": "on"})
+    assert response.status_code == 403
+    assert client.get(old).status_code == 200
+
+
+def test_the_round_page_says_players_enter_results_through_their_links(client, live, referee):
+    client.force_login(referee)
+    page = client.get(reverse("referee:live_run", args=[live.pk])).content.decode()
+    assert "Players can enter their table" in page and "through their private links" in page

@@ -150,6 +150,10 @@ class CancelForm(forms.Form):
     confirm = forms.BooleanField(label=_("Yes, cancel the live run: its players and proposals are discarded"))
 
 
+class ReissueLinkForm(forms.Form):
+    confirm = forms.BooleanField(label=_("The old link stops working"))
+
+
 class WithdrawForm(forms.Form):
     entrant = forms.IntegerField(widget=forms.HiddenInput)
     from_round = forms.IntegerField(label=_("From round"), min_value=1)
