@@ -65,7 +65,7 @@ def test_it_shows_the_players_table_opponent_and_place_without_an_account(client
     assert 'name="result"' in text and 'name="a_losses"' in text and 'name="b_losses"' in text
     assert "data-offline-queue" in text and 'name="action_key"' in text
     assert 'content="noindex' in text
-    assert response["Referrer-Policy"] == "no-referrer"
+    assert response["Referrer-Policy"] == "strict-origin"  # the origin at most, never the path with the token
     assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]
     assert "noindex" in response["X-Robots-Tag"]
 

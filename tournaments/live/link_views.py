@@ -3,8 +3,11 @@ holds the link sees the player's table in the current round, their opponent, the
 when the referee allows players' results, enters the result of their table (results.result_claim, the service an
 account's entry goes through too).
 
-The link is a secret: the page is never cached by anyone but the phone (never_cache), never indexed, and sends no
-Referer to the pages it links to (Referrer-Policy: no-referrer), so that the token stays in the player's hands.
+The link is a secret: the page is never cached by anyone but the phone (never_cache), never indexed, and its
+requests carry no more than the site's origin as Referer (Referrer-Policy: strict-origin), so that the token stays
+in the player's hands. Not no-referrer: under it browsers send "Origin: null" with a form, which Django's CSRF
+check refuses (and on HTTPS it refuses a POST with no Referer), so neither the entry nor the language switch would
+work; strict-origin never sends the path, and so never the token, anywhere.
 A link that no longer works (revoked, another tournament's, a tournament finished or cancelled) answers 404 with a
 page that says to ask the referee.
 """
@@ -29,7 +32,7 @@ from tournaments.models import LiveEntrant, LiveTable, LiveTournament, Tournamen
 
 
 def _private(response):
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "strict-origin"
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response
 
