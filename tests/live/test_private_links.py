@@ -132,14 +132,20 @@ def test_an_account_linked_to_the_player_still_enters_through_the_same_service(c
                                                                                 django_user_model):
     user = django_user_model.objects.create_user("a-player", password="x-pass-123")
     Player.objects.filter(pk=table.a.player_id).update(user=user)
+    _enter(client, table.b, result="A", a_losses="0", b_losses="40")
     client.force_login(user)
+    page = client.get(reverse("live_page", args=[live.pk])).content.decode()
+    assert f"{table.b.first_name} {table.b.last_name} entered:" in page  # each sees what the other entered
     response = client.post(reverse("live_claim", args=[live.pk, table.pk]),
                            {"result": "D", "a_losses": "30", "b_losses": "30"})
     assert response.status_code == 302
+    page = client.get(reverse("live_page", args=[live.pk])).content.decode()
+    assert "entered different results: the referee will settle it." in page
+    assert 'value="D" checked' in page  # the form shows what the account entered
     client.logout()
     assert _enter(client, table.b, result="D", a_losses="30", b_losses="30").status_code == 302
     assert _state(table)[:3] == ("D", 30, 30)
-    by_account = AuditEntry.objects.filter(action="live_claim").order_by("pk").first()
+    by_account = AuditEntry.objects.filter(action="live_claim", user=user).get()
     assert by_account.user == user and by_account.summary.endswith(f"entered by account of {table.a}")
 
 
