@@ -6,7 +6,7 @@ from championship import views as championship
 from players import views as players
 from ratings import views as ratings
 from tournaments import views as tournaments
-from tournaments.live import draw_views
+from tournaments.live import draw_views, link_views
 from tournaments.live import public_views as live
 
 urlpatterns = [
@@ -24,6 +24,8 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/live/", live.live_page, name="live_page"),
     path("tournaments/<int:tournament_id>/live/now/", live.live_now, name="live_now"),
     path("tournaments/<int:tournament_id>/live/tables/<int:table_id>/", live.live_claim, name="live_claim"),
+    # The private link's path is made by tournaments.live.links.entrant_link_path (the slips print it): keep them one.
+    path("tournaments/<int:tournament_id>/live/me/<str:token>/", link_views.live_link, name="live_link"),
     path("tournaments/<int:tournament_id>/live/rounds/<int:number>/check/", draw_views.live_check,
          name="live_check"),
     path("tournaments/<int:tournament_id>/live/discarded/<int:draw_id>/check/", draw_views.live_check_discarded,

@@ -5,12 +5,14 @@ Builds, in its own PostgreSQL database (`<DATABASE_URL name>_live`, created afre
 gunicorn as docker-compose.yml runs it (production settings, 3 workers, static files collected and served by
 WhiteNoise), then runs locust headless (bench/live_locustfile.py): PHONES phones open the public live page, then
 poll its fragment every 10 s as the page's script does (with If-None-Match); one referee signs in and enters
-round 3's results table by table, which changes what the phones read. Prints requests per second, p50 / p95 /
+round 3's results table by table, which changes what the phones read; the players of the last LINK_TABLES tables
+open their private links (no account), enter their table's result (both the same: it counts) and look at their
+link again every 30 s. Prints requests per second, p50 / p95 /
 p99 in milliseconds and the errors; with --json the last line is one JSON object. Target: p95 under 100 ms with
 no error.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/adlg python bench/live_load.py [--phones 300]
-        [--seconds 60] [--json]
+        [--seconds 60] [--link-tables 24] [--json]
 
 REDIS_URL, when set, gives gunicorn the Redis cache as in production; without it the cache is local memory.
 """
@@ -44,8 +46,10 @@ ROUNDS = 5
 REFEREE, PASSWORD = "bench-referee", "bench-referee-password-1"
 
 
-def build(url: str) -> int:
-    """The federation and the tournament, written through the live services; returns the tournament ID."""
+def build(url: str, *, link_tables: int) -> tuple[int, list[dict]]:
+    """The federation and the tournament, written through the live services (players may enter their results);
+    returns the tournament ID and the private links of the players of round 3's last `link_tables` tables, each
+    with the result its table's two players will enter."""
     os.environ["DATABASE_URL"] = url
     # Not the test settings: their fast password hasher is one production does not accept.
     os.environ["DJANGO_SETTINGS_MODULE"] = "adlg_site.settings.local"
@@ -59,6 +63,7 @@ def build(url: str) -> int:
     from players.models import Club, Player
     from ratings.models import PlayerRating
     from tournaments.live.entrants import NewEntrant
+    from tournaments.live.links import entrant_link_path
     from tournaments.live.results import Result, results_record
     from tournaments.live.rounds import round_pair, round_publish
     from tournaments.live.start import live_begin
@@ -80,17 +85,26 @@ def build(url: str) -> int:
         city="Paris", country_id="FR", rounds=ROUNDS, status=Tournament.REGISTERED, referee_name="Bench")
     tournament.referees.add(referee)
     live = live_begin(tournament, entrants=[NewEntrant(player=p.pk) for p in rng.sample(players, PLAYERS)],
-                      user=referee)
+                      user=referee, players_enter_results=True)
     for number in (1, 2, 3):
         round_ = round_pair(live, seed=7 if number == 1 else None, user=referee)
         round_publish(round_, user=referee)
         if number < 3:
             results = []
             for table in LiveTable.objects.filter(round=round_):
-                a, b = sorted(rng.sample(range(0, 101, 5), 2))
-                results.append(Result(table.table, rng.choice("AB"), a if rng.random() < .5 else b, b))
+                # The winner lost less than the loser: the service asks the referee to confirm the other way round.
+                low, high = sorted(rng.sample(range(0, 101, 5), 2))
+                code = rng.choice("AB")
+                results.append(Result(table.table, code, *((low, high) if code == "A" else (high, low))))
             results_record(live, number, results, user=referee)
-    return tournament.pk
+    links = []
+    for table in LiveTable.objects.filter(round__live=live, round__number=3, table__gt=PLAYERS // 2 - link_tables,
+                                          b__isnull=False).select_related("a", "b"):
+        a_losses, b_losses = sorted(rng.sample(range(0, 101, 5), 2))
+        for entrant in (table.a, table.b):
+            links.append({"path": entrant_link_path(entrant), "table": table.table, "result": "A",
+                          "a_losses": a_losses, "b_losses": b_losses})
+    return tournament.pk, links
 
 
 def _free_port() -> int:
@@ -103,7 +117,8 @@ def serve(url: str, port: int, access_log: Path) -> subprocess.Popen:
     """gunicorn as the compose file's web service runs it, with production settings, and an access log of each
     request's time in the server (microseconds)."""
     env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "adlg_site.settings.production",
-           "SECRET_KEY": secrets.token_urlsafe(60), "ALLOWED_HOSTS": "127.0.0.1,localhost"}
+           "SECRET_KEY": secrets.token_urlsafe(60), "ALLOWED_HOSTS": "127.0.0.1,localhost",
+           "EMAIL_URL": "console://"}  # production requires one; nothing of the day sends an email
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, env=env,
                    check=True)
     log = tempfile.TemporaryFile()  # noqa: SIM115 - gunicorn's log, read only if it fails to start
@@ -166,23 +181,27 @@ def _percentiles(values: list[float]) -> dict[str, float]:
     return {f"p{q}_ms": round(values[min(len(values) - 1, int(len(values) * q / 100))], 1) for q in (50, 95, 99)}
 
 
-def server_times(access_log: Path) -> dict[str, float]:
-    """The time each request spent in gunicorn (from its access log), for the pages the phones read."""
+def server_times(access_log: Path, *, links: bool = False) -> dict[str, float]:
+    """The time each request spent in gunicorn (from its access log), for the pages the phones read (the live
+    page and its fragment), or with `links` for the private links' pages and entries."""
     times = [int(line.split()[2]) / 1000 for line in access_log.read_text().splitlines()
-             if "/live/" in line.split()[0]]
+             if "/live/" in line.split()[0] and ("/live/me/" in line.split()[0]) == links]
     return _percentiles(times)
 
 
-def load(port: int, tournament: int, *, phones: int, seconds: int) -> dict:
+def load(port: int, tournament: int, *, phones: int, seconds: int, links: list[dict]) -> dict:
     probe = Probe(port, tournament)
     probe.start()
     with tempfile.TemporaryDirectory() as folder:
         prefix = Path(folder) / "live"
+        links_file = Path(folder) / "links.json"
+        links_file.write_text(json.dumps(links))
         env = {**os.environ, "LIVE_TOURNAMENT": str(tournament), "LIVE_REFEREE": REFEREE,
-               "LIVE_PASSWORD": PASSWORD}
+               "LIVE_PASSWORD": PASSWORD, "LIVE_LINKS": str(links_file),
+               "LIVE_REFEREE_TABLES": str(PLAYERS // 2 - len({link["table"] for link in links}))}
         subprocess.run(
             [str(Path(sys.executable).with_name("locust")), "-f", str(ROOT / "bench" / "live_locustfile.py"),
-             "--headless", "--users", str(phones + 1), "--spawn-rate", str(max(10, phones // 10)),
+             "--headless", "--users", str(phones + 1 + len(links)), "--spawn-rate", str(max(10, phones // 10)),
              "--run-time", f"{seconds}s", "--host", f"http://127.0.0.1:{port}", "--csv", str(prefix),
              "--only-summary", "--loglevel", "WARNING", "--stop-timeout", "5"],
             cwd=ROOT, env=env, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -203,26 +222,40 @@ def load(port: int, tournament: int, *, phones: int, seconds: int) -> dict:
     return figures
 
 
+def links_counted(url: str, tournament: int, links: list[dict]) -> dict[str, int]:
+    """How many of the tables entered at the private links count now (both players' entries agreed)."""
+    from tournaments.models import LiveTable
+
+    tables = {link["table"] for link in links}
+    counted = LiveTable.objects.filter(round__live_id=tournament, round__number=3, table__in=tables).exclude(
+        result="").count()
+    return {"tables": len(tables), "counted": counted}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--phones", type=int, default=300)
     parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--link-tables", type=int, default=24,
+                        help="round 3's tables whose players enter their result at their private links")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     name, url = bench_url(os.environ.get("DATABASE_URL", ""), suffix="_live")
     _recreate(url, name)
     started = time.perf_counter()
-    tournament = build(url)
-    print(f"tournament {tournament}: {PLAYERS} players, rounds 1-2 played, round 3 published "
-          f"({time.perf_counter() - started:.1f} s)")
+    tournament, links = build(url, link_tables=args.link_tables)
+    print(f"tournament {tournament}: {PLAYERS} players, rounds 1-2 played, round 3 published, {len(links)} players "
+          f"entering their result at their private links ({time.perf_counter() - started:.1f} s)")
     port = _free_port()
     access_log = Path(tempfile.mkdtemp()) / "access.log"
     server = serve(url, port, access_log)
     try:
         warm(port, tournament)
         access_log.write_text("")  # the warm-up's requests are not the day's
-        figures = load(port, tournament, phones=args.phones, seconds=args.seconds)
+        figures = load(port, tournament, phones=args.phones, seconds=args.seconds, links=links)
+        figures["links_counted"] = links_counted(url, tournament, links)
         figures["server"] = server_times(access_log)
+        figures["server_links"] = server_times(access_log, links=True)
     finally:
         server.terminate()
         server.wait(10)
@@ -235,6 +268,10 @@ def main() -> None:
           f"p95 {probe['p95_ms']:.0f} ms, p99 {probe['p99_ms']:.0f} ms")
     print(f"time in the server for the live page and fragment: p50 {server['p50_ms']:.0f} ms, "
           f"p95 {server['p95_ms']:.0f} ms, p99 {server['p99_ms']:.0f} ms")
+    print(f"time in the server for the private links (page and entry): p50 {figures['server_links']['p50_ms']:.0f} "
+          f"ms, p95 {figures['server_links']['p95_ms']:.0f} ms, p99 {figures['server_links']['p99_ms']:.0f} ms")
+    print(f"tables entered by their players at their private links: {figures['links_counted']['counted']} of "
+          f"{figures['links_counted']['tables']} count")
     for request, row in figures["by_request"].items():
         print(f"  {request}: {row['requests']} requests, p95 {row['p95_ms']:.0f} ms, errors {row['errors']}")
     if args.json:

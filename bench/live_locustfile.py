@@ -1,12 +1,16 @@
-"""The users of bench/live_load.py's tournament day: phones on the public live page, one referee entering results.
+"""The users of bench/live_load.py's tournament day: phones on the public live page, one referee entering results,
+players entering their table's result at their private links.
 
-Run by bench/live_load.py (which sets LIVE_TOURNAMENT, LIVE_REFEREE and LIVE_PASSWORD); not a test. The site runs
+Run by bench/live_load.py (which sets LIVE_TOURNAMENT, LIVE_REFEREE, LIVE_PASSWORD and LIVE_LINKS, a JSON file of
+the players' links); not a test. The site runs
 with production settings behind no proxy here, so every request says it came through HTTPS as the federation's
 proxy would (X-Forwarded-Proto), and the referee's cookies, Secure as in production, are sent by hand.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
 import os
 import random
 import re
@@ -20,6 +24,10 @@ GZIP = {"Accept-Encoding": "gzip"}  # as every phone's browser asks
 # The referee's form for one table of a round (tournaments/live_urls.py).
 RESULT_URL = "/referee/live/{tournament}/rounds/{round}/tables/{table}/"
 ROUND, TABLES = 3, 64
+# The referee enters the tables up to REFEREE_TABLES; the players of the others enter theirs at their links.
+REFEREE_TABLES = int(os.environ.get("LIVE_REFEREE_TABLES", str(TABLES)))
+_LINKS = json.loads(open(os.environ["LIVE_LINKS"]).read()) if os.environ.get("LIVE_LINKS") else []  # noqa: SIM115
+_NEXT_LINK = itertools.count()
 
 
 class Phone(FastHttpUser):
@@ -70,7 +78,7 @@ class Referee(HttpUser):
 
     @task
     def enter_result(self) -> None:
-        if self.table >= TABLES:
+        if self.table >= REFEREE_TABLES:
             return
         self.table += 1
         token = self.cookies.get("csrftoken", "")
@@ -79,6 +87,44 @@ class Referee(HttpUser):
         self._send("post", RESULT_URL.format(tournament=TOURNAMENT, round=ROUND, table=self.table),
                    name="enter result",
                    data={"result": "A", "a_losses": losses, "b_losses": 100, "csrfmiddlewaretoken": token})
+
+
+class LinkPlayer(HttpUser):
+    """A player at their private link (no account): opens it, enters their table's result (both players of a table
+    the same, so that it counts), then opens it again now and then to see it counted. HttpUser with its cookies
+    sent by hand, as the referee's: the CSRF cookie is Secure, as in production."""
+
+    fixed_count = len(_LINKS)
+    wait_time = constant_pacing(30)
+
+    def on_start(self) -> None:
+        self.link = _LINKS[next(_NEXT_LINK) % len(_LINKS)]
+        self.cookies: dict[str, str] = {}
+        gevent.sleep(random.uniform(0, 20))  # the players finish their games at different moments
+        page = self._send("get", self.link["path"], name="private link")
+        fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', page.text))
+        self._send("post", self.link["path"], name="private link: enter result",
+                   data={**fields, "result": self.link["result"], "a_losses": self.link["a_losses"],
+                         "b_losses": self.link["b_losses"]})
+
+    def _send(self, method: str, path: str, **kwargs):
+        origin = self.host.replace("http://", "https://")
+        # strict-origin, as the page's Referrer-Policy makes a browser send it: the origin, never the path.
+        headers = dict(HTTPS, **GZIP, Referer=origin + "/", Origin=origin)
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        with self.client.request(method, path, headers=headers, allow_redirects=False, catch_response=True,
+                                 **kwargs) as response:
+            for cookie in response.cookies:
+                self.cookies[cookie.name] = cookie.value
+            # The entry answers a redirect to the link; anything else is an error.
+            if response.status_code != (302 if method == "post" else 200):
+                response.failure(f"{response.status_code}")
+            return response
+
+    @task
+    def look(self) -> None:
+        self._send("get", self.link["path"], name="private link")
 
 
 def _form_token(html: str) -> str:

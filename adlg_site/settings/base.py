@@ -103,6 +103,9 @@ RATE_LIMITS = {
     # The public player search (the one page whose query a visitor writes freely): a person types a few a minute,
     # and a tournament hall behind one address shares the count.
     "search": "120/m",
+    # The page at a player's private link, per address: a hall's phones share one address, each opening its link a
+    # few times a round; a script trying tokens meets the limit long before it could find one (2^256 of them).
+    "live_link": "240/m",
 }
 RATELIMIT_FAIL_OPEN = True
 
@@ -340,12 +343,18 @@ CELERY_BEAT_SCHEDULE = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # A player's private link never reaches a log line (adlg_site.log_filters).
+    "filters": {"private_links": {"()": "adlg_site.log_filters.PrivateLinkFilter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["private_links"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # Eager tasks log one line per run at INFO; the replay logs its own summary.
     "loggers": {
         "celery.app.trace": {"level": "WARNING"},
         # axes logs every sign-in at INFO; its lockouts (WARNING) are what an operator needs.
         "axes": {"level": "WARNING"},
+        # The loggers that write a request's path, filtered where the record is made, before any handler (Django's
+        # own debug console included) sees it. The development server's lines go to the same console.
+        "django.request": {"filters": ["private_links"]},
+        "django.server": {"filters": ["private_links"], "handlers": ["console"], "propagate": False},
     },
 }

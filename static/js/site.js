@@ -4,7 +4,8 @@
    - A folded <details class="fold"> (the rating list's filters) opens on a wide screen, for browsers whose CSS
      cannot show it open there (::details-content).
    - A table too wide for its box scrolls inside it: the box then takes the keyboard's focus (arrow keys scroll
-     it) and is named after the table's heading, as a region. */
+     it) and is named after the table's heading, as a region.
+   - A button [data-copy="<input id>"] copies that field's text (a player's private link) and says so. */
 document.documentElement.classList.add("js");
 
 document.addEventListener("DOMContentLoaded", function () {
@@ -49,4 +50,17 @@ document.addEventListener("DOMContentLoaded", function () {
   };
   scrollable();
   window.addEventListener("resize", scrollable);
+  document.querySelectorAll("[data-copy]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var field = document.getElementById(button.getAttribute("data-copy"));
+      if (!field) return;
+      field.select();
+      var said = function () { button.textContent = button.getAttribute("data-copied"); };
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(field.value).then(said, function () {});
+      } else if (document.execCommand && document.execCommand("copy")) {
+        said();
+      }
+    });
+  });
 });

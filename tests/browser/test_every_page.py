@@ -74,6 +74,7 @@ class Data:
     live: int  # the tournament running live today (seed_demo)
     live_last_name: str  # of its first entrant
     live_entrant: str  # that entrant's name as the live pages write it
+    live_link: str  # that entrant's private link (its path)
     names: list[str]
 
 
@@ -165,6 +166,8 @@ def live_pages(d: Data) -> list[Page]:
     return [
         Page("live", f"/tournaments/{pk}/live/", shot=True),
         Page("live-find", f"/tournaments/{pk}/live/?q={d.live_last_name}", names=(d.live_entrant,)),
+        Page("live-link", d.live_link, shot=True, names=(d.live_entrant,)),
+        Page("live-link-gone", f"/tournaments/{pk}/live/me/{'x' * 43}/", status=404),
         Page("live-home", "/referee/live/", role="referee"),
         Page("live-start", f"/referee/live/{d.upcoming}/start/", role="referee"),
         Page("live-run", f"/referee/live/{pk}/", role="referee", shot=True),
@@ -207,6 +210,7 @@ def demo_federation() -> Data:
     from players.governance import player_exclude, sanction_give
     from players.models import Club, OpeningBalance, Player
     from ratings.models import PlayerRating
+    from tournaments.live.links import entrant_link_path
     from tournaments.live.selectors import entrant_name
     from tournaments.models import LiveEntrant, LiveTournament, Sheet, Standing, Tournament
 
@@ -238,6 +242,7 @@ def demo_federation() -> Data:
             "country_id", flat=True).first(),
         sheet=Sheet.objects.filter(tournament=adlg).first().pk, yellow=yellow.pk, exclusion=exclusion.pk,
         search=player.last_name, live=live.pk, live_last_name=first.last_name, live_entrant=entrant_name(first),
+        live_link=entrant_link_path(first),
         names=sorted(set(filter(None, names)), key=len, reverse=True),
     )
 

@@ -129,6 +129,7 @@ def world(db, board, referee):
         "player_id": [federation.players[0].pk], "tournament_id": [live.pk], "year": [2024], "number": [2],
         "table": [1], "table_id": [LiveTable.objects.filter(round__number=1).first().pk],
         "round_id": [LiveRound.objects.get(number=2).pk], "country": ["FR"], "system": ["adlg"], "code": ["adlg"],
+        "token": [live.entrants.first().link_token],
         "pk": sorted({live.pk, federation.tournament.pk, Sheet.objects.get().pk, card.pk}),
     }
     urls = sorted({url for route in _routes() for url in _fill(route, values)})

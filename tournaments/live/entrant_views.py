@@ -38,8 +38,10 @@ from tournaments.live.forms import (
     FindPlayerForm,
     MoveForm,
     PresentForm,
+    ReissueLinkForm,
     WithdrawForm,
 )
+from tournaments.live.links import link_reissue
 from tournaments.live.page_tools import current_number, lang, one_effect, referee_only, running_live, words
 from tournaments.live.refusals import LiveRefused
 from tournaments.models import LiveEntrant, LiveTournament, Tournament
@@ -279,4 +281,22 @@ def _edit_post(request, tournament, live, *, entrant_id: int):
     except LiveRefused as exc:
         return _edit_page(request, tournament, live, entrant, form, errors=form.refused(exc), status=400)
     messages.success(request, _("%(name)s is corrected.") % {"name": selectors.entrant_name(entrant)})
+    return redirect(_back(tournament, pool=entrant.pool))
+
+
+@referee_only
+@require_POST
+@running_live
+@one_effect(stale_to="referee:live_players")
+def live_link_reissue(request, tournament: Tournament, live: LiveTournament, entrant_id: int):
+    """A new private link for the entrant (a slip lost, a link shared): the old one stops at once. The page asks
+    the referee to confirm it first (the player must then be given the new one)."""
+    entrant = _entrant_of(live, entrant_id)
+    if not ReissueLinkForm(request.POST).is_valid():
+        return _players_page(request, tournament, live, status=400, errors=[
+            _("Tick “The old link stops working” to give %(name)s a new link.") % {
+                "name": selectors.entrant_name(entrant)}])
+    entrant = link_reissue(live, entrant, user=request.user)
+    messages.success(request, _("%(name)s has a new private link: the old one no longer works. Give them the new "
+                                "one.") % {"name": selectors.entrant_name(entrant)})
     return redirect(_back(tournament, pool=entrant.pool))

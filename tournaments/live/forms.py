@@ -155,6 +155,10 @@ class HandOverForm(forms.Form):
                                          "stop changing until I upload the sheet or take the day back"))
 
 
+class ReissueLinkForm(forms.Form):
+    confirm = forms.BooleanField(label=_("The old link stops working"))
+
+
 class WithdrawForm(forms.Form):
     entrant = forms.IntegerField(widget=forms.HiddenInput)
     from_round = forms.IntegerField(label=_("From round"), min_value=1)
@@ -272,3 +276,10 @@ class ResultForm(forms.Form):
         data = self.cleaned_data
         return Result(table, data["result"], data["a_losses"], data["b_losses"], bool(data["free"]),
                       revision=data.get("revision"), confirmed=bool(data.get("confirm")))
+
+
+class LinkResultForm(ResultForm):
+    """A player's entry of their table's result at their private link: the table the page showed, so that an entry
+    sent after the next round was published never lands on the new round's table."""
+
+    table = forms.IntegerField(min_value=1, max_value=2**63 - 1, widget=forms.HiddenInput)

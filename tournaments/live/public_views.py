@@ -26,7 +26,7 @@ from tournaments.live.forms import ResultForm
 from tournaments.live.page_tools import lang, words
 from tournaments.live.refusals import LiveRefused
 from tournaments.live.results import result_claim
-from tournaments.models import LiveTable, LiveTournament
+from tournaments.models import LiveEntrant, LiveTable, LiveTournament
 
 # How long a rendered fragment is kept: its key holds the version, so a change is never served stale; this only
 # bounds the memory the finished tournaments' fragments take.
@@ -85,14 +85,21 @@ def _public_page(request, live, *, errors=(), claim_form=None, status=200):
     if player is not None and view is not None:
         mine = selectors.table_of_player(view, player.pk)
     claim = None
+    own = theirs = opponent = None
+    if mine is not None:  # what each of the two entered, as the private link's page shows it
+        table = mine[2]
+        mine_a = table.a.player_id == player.pk
+        own, theirs = (table.claim_a, table.claim_b) if mine_a else (table.claim_b, table.claim_a)
+        opponent = table.b_name if mine_a else table.a_name
     if (mine is not None and live.players_enter_results and not mine[2].result and live.published_at is None
             and mine[2].b is not None):  # a game against the spare is the referee's to enter (results.result_claim)
         codes = live.tournament.system.get_ruleset().result_codes
-        claim = claim_form or ResultForm(codes=codes, auto_id="claim-%s")
+        claim = claim_form or ResultForm(initial=own, codes=codes, auto_id="claim-%s")
     response = render(request, "live/page.html", {
         "live": live, "tournament": live.tournament, "fragment": _fragment(request, live), "query": query,
         "history": _history(live),
-        "found": found, "mine": mine, "claim": claim, "errors": errors, "etag": _etag(live),
+        "found": found, "mine": mine, "claim": claim, "errors": errors, "etag": _etag(live), "own": own,
+        "theirs": theirs, "opponent": opponent,
     }, status=status)
     return response
 
@@ -130,11 +137,14 @@ def live_claim(request, tournament_id: int, table_id: int):
     form = ResultForm(request.POST, codes=live.tournament.system.get_ruleset().result_codes, auto_id="claim-%s")
     if player is None:
         return _public_page(request, live, errors=[_("Your account is not linked to a player.")], status=403)
+    entrant = LiveEntrant.objects.filter(live=live, player=player).first()
+    if entrant is None:
+        return _public_page(request, live, errors=words(LiveRefused.one("not_your_table")), status=400)
     if not form.is_valid():
         return _public_page(request, live, claim_form=form, status=400,
                             errors=[_("Choose a result; losses are whole numbers from 0 to 100.")])
     try:
-        saved = result_claim(live, table, player=player, result=form.result_for(table.table))
+        saved = result_claim(live, table, entrant=entrant, result=form.result_for(table.table), user=request.user)
     except LiveRefused as exc:
         return _public_page(request, live, claim_form=form, errors=words(exc), status=400)
     if saved.result:

@@ -10,7 +10,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from players.audit import audit_record
-from players.models import Player
 from rules.pairing import free_game_players, free_game_problems
 from rules.rulesets import SPARE_ID
 from rules.scoring import scores
@@ -18,7 +17,7 @@ from rules.sheet.checks import game_faults
 from rules.sheet.messages import render as fault_text
 from tournaments.live.pools import bump, key_of, locked, pool_standings, pool_state
 from tournaments.live.refusals import LiveRefused
-from tournaments.models import LiveRound, LiveTable, LiveTournament
+from tournaments.models import LiveEntrant, LiveRound, LiveTable, LiveTournament
 
 # --- results
 
@@ -185,8 +184,12 @@ def game_maximum(ruleset) -> float:
     return max(max(scores(ruleset, code, 0, 100)) for code in ruleset.result_codes)
 
 
-def result_claim(live: LiveTournament, table: LiveTable, *, player: Player, result: Result) -> LiveTable:
-    """A player's entry of their own table: it counts once both players have entered the same result.
+def result_claim(live: LiveTournament, table: LiveTable, *, entrant: LiveEntrant, result: Result,
+                 user=None) -> LiveTable:
+    """A player's entry of their own table: it counts once both players have entered the same result. The one
+    service of both ways a player enters it: a signed-in account linked to the player (`user`), and the entrant's
+    private link (no `user`: tournaments.live.links). Until the result counts a player may correct their entry;
+    two different entries wait for the referee, who settles the table (results_record).
 
     **Decision** (issue 30): a game against the spare is entered by the referee only. Nobody can confirm the
     spare's side, and a result that counts on one player's word alone would be the only one of the day that no
@@ -197,7 +200,7 @@ def result_claim(live: LiveTournament, table: LiveTable, *, player: Player, resu
         if not live.players_enter_results:
             raise LiveRefused.one("self_entry_closed")
         table = LiveTable.objects.select_for_update(of=("self",)).select_related("round", "a", "b").get(pk=table.pk)
-        side = "a" if table.a.player_id == player.pk else "b" if table.b and table.b.player_id == player.pk else None
+        side = "a" if table.a_id == entrant.pk else "b" if table.b_id and table.b_id == entrant.pk else None
         if side is None:
             raise LiveRefused.one("not_your_table")
         if table.b is None:
@@ -211,9 +214,17 @@ def result_claim(live: LiveTournament, table: LiveTable, *, player: Player, resu
                  "free": result.free}
         setattr(table, f"claim_{side}", claim)
         table.revision += 1
-        if table.claim_a is not None and table.claim_a == table.claim_b:
+        counted = table.claim_a == table.claim_b
+        if counted:
             _apply(table, result, None)
         table.save(update_fields=["result", "a_losses", "b_losses", "free", "entered_by", "entered_at",
                                   "claim_a", "claim_b", "revision"])
+        # Who entered it, in the audit's words: the account, or whoever held the link (never the link itself).
+        by = f"private link of {entrant}" if user is None else f"account of {entrant}"
+        audit_record(user=user, action="live_claim", obj=live.tournament,
+                     summary=f"round {table.round.number} table {table.table}: "
+                             f"{_shown(result.result, result.a_losses, result.b_losses)} entered by {by}"
+                             + (", both players agree: it counts" if counted else ""),
+                     changes={"entrant": entrant.pk, "table": table.pk})
         bump(live)
     return table

@@ -63,8 +63,21 @@ class TableView:
     b_score: float | None
     claimed: bool  # one player entered a result, waiting for the other
     revision: int = 0
+    # What each player entered while the result is not in: {"result", "a_losses", "b_losses", "free"} or None.
+    claim_a: dict | None = None
+    claim_b: dict | None = None
     a_seat: Seat | None = None
     b_seat: Seat | None = None  # None: the spare
+
+    @property
+    def disputed(self) -> bool:
+        """Both players entered a result and they differ: the referee settles the table (PAIRING.md §6)."""
+        return not self.result and None not in (self.claim_a, self.claim_b) and self.claim_a != self.claim_b
+
+    @property
+    def claims(self) -> list[tuple[dict, str]]:
+        """The players' entries waiting to count, each with the name of who entered it."""
+        return [(claim, name) for claim, name in ((self.claim_a, self.a_name), (self.claim_b, self.b_name)) if claim]
 
     @property
     def names(self) -> str:
@@ -381,7 +394,8 @@ def table_view(table: LiveTable, ruleset) -> TableView:
         b_name=entrant_name(table.b) if table.b else spare_name(), result=table.result, a_losses=table.a_losses,
         b_losses=table.b_losses, free=table.free, missed=table.missed, a_score=a_score, b_score=b_score,
         claimed=not table.result and (table.claim_a is not None or table.claim_b is not None),
-        revision=table.revision)
+        revision=table.revision, claim_a=None if table.result else table.claim_a,
+        claim_b=None if table.result else table.claim_b)
 
 
 def table_of_player(view: LiveView, player_id: int) -> tuple[PoolView, RoundView, TableView] | None:
@@ -392,6 +406,18 @@ def table_of_player(view: LiveView, player_id: int) -> tuple[PoolView, RoundView
             continue
         for table in current.tables:
             if player_id in (table.a.player_id, table.b.player_id if table.b else None):
+                return pool, current, table
+    return None
+
+
+def table_of_entrant(view: LiveView, entrant_id: int) -> tuple[PoolView, RoundView, TableView] | None:
+    """The table of the current round where this entrant sits (whoever they are: of the federation or new)."""
+    for pool in view.pools:
+        current = pool.current
+        if current is None:
+            continue
+        for table in current.tables:
+            if entrant_id in (table.a.pk, table.b.pk if table.b else None):
                 return pool, current, table
     return None
 

@@ -22,6 +22,8 @@ urlpatterns = [
     path("<int:tournament_id>/players/<int:entrant_id>/move/", entrant_views.live_move, name="live_move"),
     path("<int:tournament_id>/players/<int:entrant_id>/remove/", entrant_views.live_remove, name="live_remove"),
     path("<int:tournament_id>/players/<int:entrant_id>/edit/", entrant_views.live_edit, name="live_edit"),
+    path("<int:tournament_id>/players/<int:entrant_id>/new-link/", entrant_views.live_link_reissue,
+         name="live_link_reissue"),
     path("<int:tournament_id>/pair/", referee_views.live_pair, name="live_pair"),
     path("<int:tournament_id>/pair/by-hand/", referee_views.live_pair_manually, name="live_pair_manually"),
     path("<int:tournament_id>/proposals/<int:round_id>/swap/", referee_views.live_swap, name="live_swap"),

@@ -1,0 +1,100 @@
+"""The page at a player's private link (PAIRING.md §6, tournaments.live.links): no account, no sign-in. Whoever
+holds the link sees the player's table in the current round, their opponent, their place in the standings and,
+when the referee allows players' results, enters the result of their table (results.result_claim, the service an
+account's entry goes through too).
+
+The link is a secret: the page is never cached by anyone but the phone (never_cache), never indexed, and its
+requests carry no more than the site's origin as Referer (Referrer-Policy: strict-origin), so that the token stays
+in the player's hands. Not no-referrer: under it browsers send "Origin: null" with a form, which Django's CSRF
+check refuses (and on HTTPS it refuses a POST with no Referer), so neither the entry nor the language switch would
+work; strict-origin never sends the path, and so never the token, anywhere.
+A link that no longer works (revoked, another tournament's, a tournament finished or cancelled) answers 404 with a
+page that says to ask the referee.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+
+from adlg_site.limits import rate_limited
+from tournaments.live import selectors
+from tournaments.live.forms import LinkResultForm
+from tournaments.live.links import entrant_by_link, entrant_link_path
+from tournaments.live.page_tools import lang, one_effect, words
+from tournaments.live.pools import key_of
+from tournaments.live.refusals import LiveRefused
+from tournaments.live.results import result_claim
+from tournaments.models import LiveEntrant, LiveTable, LiveTournament, Tournament
+
+
+def _private(response):
+    response["Referrer-Policy"] = "strict-origin"
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+@rate_limited("live_link")
+@never_cache
+@require_http_methods(["GET", "POST"])
+def live_link(request, tournament_id: int, token: str):
+    entrant = entrant_by_link(tournament_id, token)
+    if entrant is None:
+        return _private(render(request, "live/link_gone.html", status=404))
+    live = entrant.live
+    if request.method == "POST":
+        return _private(_link_claim(request, live.tournament, live, entrant))
+    return _private(_link_page(request, live, entrant))
+
+
+@one_effect()
+def _link_claim(request, tournament: Tournament, live: LiveTournament, entrant: LiveEntrant):
+    """The player's entry of their table's result: once per action key (a double tap, a second tab)."""
+    form = LinkResultForm(request.POST, codes=tournament.system.get_ruleset().result_codes, auto_id="link-%s")
+    if not form.is_valid():
+        return _link_page(request, live, entrant, form=form, status=400,
+                          errors=[_("Choose a result; losses are whole numbers from 0 to 100.")])
+    table = LiveTable.objects.filter(pk=form.cleaned_data["table"], round__live=live).first()
+    mine = selectors.table_of_entrant(selectors.live_view(live, language=lang()), entrant.pk)
+    if table is None or mine is None or mine[2].pk != table.pk:
+        # The page showed another round's table: a new round was published since.
+        return _link_page(request, live, entrant, status=400, errors=[
+            _("This form was for another round's table: here is your table now. Nothing was saved.")])
+    try:
+        saved = result_claim(live, table, entrant=entrant, result=form.result_for(table.table))
+    except LiveRefused as exc:
+        return _link_page(request, live, entrant, form=form, errors=words(exc), status=400)
+    if saved.result:
+        messages.success(request, _("Both players agree: the result counts."))
+    else:
+        messages.success(request, _("Your result is saved; it counts once your opponent enters the same."))
+    return redirect(entrant_link_path(entrant))
+
+
+def _link_page(request, live: LiveTournament, entrant: LiveEntrant, *, form=None, errors=(), status=200):
+    view = selectors.live_view(live, language=lang())
+    mine = selectors.table_of_entrant(view, entrant.pk)
+    pool = next((p for p in view.pools if p.pool == entrant.pool), None)
+    standing = None
+    if pool is not None and pool.last_standings:
+        after, lines = pool.last_standings
+        line = next((row for row in lines if row.key == key_of(entrant)), None)
+        standing = {"after": after, "line": line, "of": len(lines)}
+    context = {"live": live, "tournament": live.tournament, "entrant": entrant,
+               "name": selectors.entrant_name(entrant), "standing": standing, "errors": errors,
+               "link": entrant_link_path(entrant)}
+    if mine is not None:
+        _pool, round_, table = mine
+        side = "a" if table.a.pk == entrant.pk else "b"
+        own, theirs = (table.claim_a, table.claim_b) if side == "a" else (table.claim_b, table.claim_a)
+        context.update(round=round_, table=table, side=side,
+                       opponent=table.b_name if side == "a" else table.a_name, own=own, theirs=theirs)
+        if live.players_enter_results and not table.result and table.b is not None and view.running:
+            codes = live.tournament.system.get_ruleset().result_codes
+            # After sending, the form shows what the player entered, not an empty form.
+            context["form"] = form or LinkResultForm(initial={**(own or {}), "table": table.pk}, codes=codes,
+                                                     auto_id="link-%s")
+    return render(request, "live/link.html", context, status=status)
