@@ -4,13 +4,12 @@ announces (App. 3 §3), and a clock that is started, paused, resumed and extende
 Terms
 -----
 game time
-    The time allotted to a round's games, set by the army points: 1 h 15 for 100 points, 2 h 30 for 200, 3 h 30
-    for 300 (App. 1 §6, "in principle": the referee may change it, announcing it to everyone).
-    **Decision** for the points the charter does not list: between two listed values the time is interpolated
-    linearly and rounded up to the next 5 minutes (150 points: 1 h 55; 250 points: 3 h 00), so that a game never
-    gets less time than the line between its neighbours gives; below 100 points 1 h 15, above 300 points 3 h 30
-    (the charter's formats run from 100 to 300 points, App. 1 §5); no army points known: 2 h 30, the time of
-    200 points. The referee edits it in minutes before the clock starts.
+    The time allotted to a round's games. The duration the tournament's announcement gave (App. 1 §6: it "must be
+    specified before the start of the tournament and clearly announced"); without one, the charter's for the army
+    points: 1 h 15 for 100 points, 2 h 30 for 200, 3 h 30 for 300, interpolated between them and rounded up to
+    5 minutes (rules.charter.game_minutes: 150 points, 1 h 55). **Decision** for the clock, where the charter gives
+    none: below 100 points 1 h 15, above 300 points 3 h 30 (the nearest format the charter has, App. 1 §5); no army
+    points known: 2 h 30, the time of 200 points. The referee edits it in minutes before the clock starts.
 deployment
     After 20 % of the game time the players must have finished the set-up and started playing (App. 3 §3: "30
     minutes in 200 points"). The 20 % is of the game time as planned: a later extension does not move it.
@@ -28,15 +27,13 @@ Nothing here reads a clock: every function is given "now", so the pages, the tes
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-# App. 1 §6: army points -> minutes.
-CHARTER_MINUTES = {100: 75, 200: 150, 300: 210}
+from rules.charter import CHARTER_MINUTES, game_minutes
+
 DEFAULT_POINTS = 200
 DEPLOYMENT_PERCENT = 20
-ROUND_UP_MINUTES = 5
 
 # What a referee may set: a game of a few minutes or of a whole day is a typing mistake.
 MIN_MINUTES = 10
@@ -61,20 +58,21 @@ class ClockRefused(Exception):  # noqa: N818 - a refusal the referee reads, not 
         super().__init__(code)
 
 
-def game_minutes(army_points: int | None) -> int:
-    """The charter's game time for these army points, by the module's decision for the points it does not list."""
-    points = DEFAULT_POINTS if army_points is None else army_points
+ANNOUNCED, CHARTER, NEAREST, DEFAULT = "announced", "charter", "nearest", "default"
+
+
+def planned_minutes(army_points: int | None, announced: int | None = None) -> tuple[int, str]:
+    """A round's game time before the referee changes it, and where it comes from: the announcement's, the
+    charter's for the army points, the nearest format's, or 200 points' when the army points are not known."""
+    if announced:
+        return announced, ANNOUNCED
+    charter = game_minutes(army_points)
+    if charter is not None:
+        return charter, CHARTER
+    if army_points is None:
+        return CHARTER_MINUTES[DEFAULT_POINTS], DEFAULT
     listed = sorted(CHARTER_MINUTES)
-    if points <= listed[0]:
-        return CHARTER_MINUTES[listed[0]]
-    if points >= listed[-1]:
-        return CHARTER_MINUTES[listed[-1]]
-    if points in CHARTER_MINUTES:
-        return CHARTER_MINUTES[points]
-    low = max(p for p in listed if p < points)
-    high = min(p for p in listed if p > points)
-    exact = CHARTER_MINUTES[low] + (CHARTER_MINUTES[high] - CHARTER_MINUTES[low]) * (points - low) / (high - low)
-    return math.ceil(exact / ROUND_UP_MINUTES) * ROUND_UP_MINUTES
+    return CHARTER_MINUTES[listed[0] if army_points < listed[0] else listed[-1]], NEAREST
 
 
 def minutes_checked(minutes: int) -> int:

@@ -26,8 +26,8 @@ from rules.clock import (
     clock_set,
     clock_start,
     deployment_time,
-    game_minutes,
     minutes_checked,
+    planned_minutes,
 )
 
 T0 = datetime(2026, 11, 28, 9, 0, tzinfo=UTC)
@@ -38,12 +38,16 @@ def minutes(n: float) -> timedelta:
 
 
 @pytest.mark.parametrize(("points", "expected"), [
-    (100, 75), (200, 150), (300, 210),  # App. 1 §6
-    (150, 115), (250, 180), (120, 90), (101, 80),  # between two: the line, rounded up to 5 minutes
-    (50, 75), (400, 210), (None, 150),  # outside the charter's formats, and no army points known
+    (100, (75, "charter")), (200, (150, "charter")), (300, (210, "charter")),  # App. 1 §6
+    (150, (115, "charter")), (250, (180, "charter")), (101, (80, "charter")),  # the line, rounded up to 5 minutes
+    (50, (75, "nearest")), (400, (210, "nearest")), (None, (150, "default")),  # where the charter gives none
 ])
-def test_game_time_follows_the_charter_and_its_decision_between_listed_points(points, expected):
-    assert game_minutes(points) == expected
+def test_game_time_follows_the_charter_and_the_clock_decision_where_it_gives_none(points, expected):
+    assert planned_minutes(points) == expected
+
+
+def test_the_announced_game_time_comes_first():
+    assert planned_minutes(200, announced=140) == (140, "announced")
 
 
 def test_deployment_is_a_fifth_of_the_game_time_as_the_charter_says_30_minutes_in_200_points():

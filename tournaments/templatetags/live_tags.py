@@ -1,5 +1,6 @@
 """The hidden fields of every form of the referee's tournament day: a new action key each time the page is shown,
-and the version of the tournament the page shows (tournaments.live.page_tools.one_effect)."""
+and the version of the tournament the page shows (tournaments.live.page_tools.one_effect); the round clock of a
+page that has the live run (`{% live_clock live %}`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import uuid
 from django import template
 from django.utils.html import format_html
 
+from tournaments.live.clock import clock_view
 from tournaments.live.page_tools import ACTION_FIELD, SEEN_FIELD
 
 register = template.Library()
@@ -17,3 +19,9 @@ register = template.Library()
 def live_action_fields(live) -> str:
     return format_html('<input type="hidden" name="{}" value="{}"><input type="hidden" name="{}" value="{}">',
                        ACTION_FIELD, uuid.uuid4().hex, SEEN_FIELD, live.version)
+
+
+@register.inclusion_tag("live/_clock.html")
+def live_clock(live):
+    """The current round's clock (templates/live/_clock.html) for a page that has the live run but not its clock."""
+    return {"clock": clock_view(live) if live.published_at is None else None, "live": live}
