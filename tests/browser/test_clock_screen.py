@@ -90,7 +90,7 @@ def test_the_clock_counts_down_and_announces_deployment_30_15_and_the_end(live_s
     shot(phone, "2-phone-deployment-over")
 
     move(121)
-    phone.clock.fast_forward("90:00")
+    phone.clock.fast_forward("01:30:00")
     expect(banner).to_have_text("End of game time in 30 minutes.")
     expect(clock.locator("[data-clock-time]")).to_have_text(re.compile(r"^(29:00|28:\d\d)$"))
     shot(phone, "3-phone-30-minutes")
@@ -174,7 +174,7 @@ def test_the_big_screen_updates_itself_and_cycles_to_the_standings(live_server, 
     screen.clock.fast_forward("00:15")
     expect(standings).to_be_visible()
     expect(seats).to_be_hidden()
-    expect(standings.get_by_role("heading", name="After round 1")).to_be_visible()
+    expect(standings.get_by_role("heading", name="Standings after round 1")).to_be_visible()
     assert screen.evaluate("document.documentElement.scrollHeight") <= SCREEN["height"]
     shot(screen, "7-screen-standings")
     screen.clock.fast_forward("00:15")
