@@ -257,3 +257,15 @@ def test_the_big_screen_reads_a_handful_of_queries_whatever_the_players(client, 
     round_publish(round_pair(live, pool="A", seed=3))
     with django_assert_max_num_queries(12):
         client.get(reverse("live_screen", args=[live.pk]))
+
+
+def test_the_clock_speaks_french_to_a_french_reader(client, signed_in, live, server_time):
+    clocks.clock_start(live, 1)
+    server_time(minutes=62)  # 13 minutes left of 75
+    client.cookies["django_language"] = "fr"
+    face = client.get(reverse("live_clock_face", args=[live.pk])).content.decode()
+    assert "Ronde 1 : temps de jeu" in face and "Fin du temps de jeu dans 15 minutes." in face
+    assert "Le déploiement est terminé." in face
+    signed_in.cookies["django_language"] = "fr"
+    response = signed_in.post(reverse("referee:live_clock", args=[live.pk, 1]), {"do": "extend", "minutes": "500"})
+    assert "Une prolongation va de 1 à 120 minutes (500 saisi)." in response.content.decode()
