@@ -192,6 +192,13 @@ def clock_extend(clock: Clock, minutes: int) -> Clock:
     return replace(clock, extended=clock.extended + timedelta(minutes=minutes))
 
 
+def clock_reset(clock: Clock, now: datetime) -> Clock:
+    """Back to before the start, with the same game time (a round withdrawn and paired again, a false start)."""
+    if not clock.started:
+        raise ClockRefused("clock_not_started")
+    return Clock(duration=clock.duration)
+
+
 def clock_set(clock: Clock, minutes: int) -> Clock:
     """The game time changed before the start."""
     if clock.started:

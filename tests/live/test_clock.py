@@ -171,6 +171,20 @@ def test_the_controls_pause_resume_and_extend(signed_in, live, server_time):
     assert row.paused_at is None and row.extended == timedelta(minutes=5)
 
 
+def test_a_reset_needs_a_confirmation_then_puts_the_clock_back_to_its_start(signed_in, live, server_time):
+    clocks.clock_start(live, 1)
+    url = reverse("referee:live_clock", args=[live.pk, 1])
+    page = reverse("referee:live_results", args=[live.pk, 1])
+    fields = _fields(signed_in.get(page).content.decode(), url, "reset")
+    refused = signed_in.post(url, fields)
+    assert refused.status_code == 400 and "Tick the box to confirm" in refused.content.decode()
+    assert LiveClock.objects.get(live=live).started_at == T0
+    signed_in.post(url, {**fields, "confirm": "on"})
+    row = LiveClock.objects.get(live=live)
+    assert row.started_at is None and row.duration == timedelta(minutes=75)
+    assert AuditEntry.objects.filter(action="live_clock_reset").count() == 1
+
+
 @pytest.mark.parametrize(("sent", "message"), [
     ({"do": "start", "minutes": "-10"}, "Type the minutes as a whole number."),
     ({"do": "start", "minutes": "abc"}, "Type the minutes as a whole number."),

@@ -22,6 +22,7 @@ from rules.clock import (
     ClockRefused,
     clock_extend,
     clock_pause,
+    clock_reset,
     clock_resume,
     clock_set,
     clock_start,
@@ -133,6 +134,13 @@ def test_a_clock_not_started_cannot_be_paused_or_extended(action):
     with pytest.raises(ClockRefused) as refused:
         action(Clock(minutes(150)))
     assert refused.value.code == "clock_not_started"
+
+
+def test_a_reset_clock_is_ready_again_with_its_game_time():
+    clock = clock_extend(clock_pause(clock_start(Clock(minutes(150)), T0), T0 + minutes(20)), 10)
+    assert clock_reset(clock, T0 + minutes(30)) == Clock(minutes(150))
+    with pytest.raises(ClockRefused):
+        clock_reset(Clock(minutes(150)), T0)
 
 
 def test_the_game_time_is_set_before_the_start():

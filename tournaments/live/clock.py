@@ -194,6 +194,12 @@ def clock_resume(live: LiveTournament, number: int, *, user=None) -> LiveClock:
                    summary=lambda c: "clock resumed")
 
 
+def clock_reset(live: LiveTournament, number: int, *, user=None) -> LiveClock:
+    """Round `number`'s clock back to before its start (a false start, a round withdrawn and paired again)."""
+    return _change(live, number, rules.clock_reset, user=user, action="live_clock_reset",
+                   summary=lambda c: "clock reset to its start")
+
+
 def clock_extend(live: LiveTournament, number: int, *, minutes: int, user=None) -> LiveClock:
     return _change(live, number, lambda c, now: rules.clock_extend(c, minutes), user=user,
                    action="live_clock_extend",

@@ -105,7 +105,7 @@ def live_result(request, tournament: Tournament, live: LiveTournament, number: i
     return redirect(reverse("referee:live_results", args=[tournament.pk, number]) + f"#table-{table}")
 
 
-CLOCK_ACTIONS = ("start", "pause", "resume", "extend", "set")
+CLOCK_ACTIONS = ("start", "pause", "resume", "extend", "set", "reset")
 
 
 @referee_only
@@ -113,8 +113,8 @@ CLOCK_ACTIONS = ("start", "pause", "resume", "extend", "set")
 @running_live
 @one_effect()
 def live_clock(request, tournament: Tournament, live: LiveTournament, number: int):
-    """Round `number`'s clock: POST do (start, pause, resume, extend, set) and minutes (the game time for start and
-    set, the extension for extend)."""
+    """Round `number`'s clock: POST do (start, pause, resume, extend, set, reset) and minutes (the game time for start
+    and set, the extension for extend); a reset needs confirm (it throws the time run away)."""
     if not 0 < number <= tournament.rounds:
         raise Http404(_("No such round in this tournament."))
     action = request.POST.get("do", "")
@@ -126,6 +126,9 @@ def live_clock(request, tournament: Tournament, live: LiveTournament, number: in
     if (action in ("extend", "set") or (action == "start" and typed)) and minutes is None:
         return _results_page(request, tournament, live, number, status=400, clock_minutes=typed[:12],
                              clock_errors=[_("Type the minutes as a whole number.")])
+    if action == "reset" and not request.POST.get("confirm"):
+        return _results_page(request, tournament, live, number, status=400,
+                             clock_errors=[_("Tick the box to confirm: the clock goes back to its full game time.")])
     user = request.user
     try:
         if action == "start":
@@ -137,6 +140,9 @@ def live_clock(request, tournament: Tournament, live: LiveTournament, number: in
         elif action == "resume":
             clocks.clock_resume(live, number, user=user)
             done = _("The clock of round %(round)s is running again.")
+        elif action == "reset":
+            clocks.clock_reset(live, number, user=user)
+            done = _("The clock of round %(round)s is back to its start: start it when the players are ready.")
         elif action == "extend":
             clocks.clock_extend(live, number, minutes=minutes, user=user)
             done = _("Round %(round)s's game time is %(minutes)s minutes longer.")

@@ -4,7 +4,7 @@ The result of one table: POST /referee/live/<tournament>/rounds/<round number>/t
 a_losses, b_losses, free (on when ticked), reason (needed to change a result once the next round is paired),
 revision (the table's revision the page showed), confirm (a win with more losses than the loser's).
 The round's clock: POST /referee/live/<tournament>/rounds/<round number>/clock/ with do (start, pause, resume,
-extend, set) and minutes.
+extend, set, reset) and minutes (confirm for a reset).
 """
 
 from django.urls import path
