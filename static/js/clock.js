@@ -70,10 +70,12 @@
   Clock.prototype.refresh = function () {
     var self = this;
     if (!self.url) return;
+    var asked = self.asked = (self.asked || 0) + 1;
     fetch(self.url, { credentials: "same-origin", cache: "no-store" })
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (html) {
-        if (html === null) return;
+        // An answer overtaken by a later question (a poll, then the page shown again) is older news: dropped.
+        if (html === null || asked !== self.asked) return;
         self.box.innerHTML = html;
         self.read();
         self.draw();
