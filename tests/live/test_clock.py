@@ -283,3 +283,10 @@ def test_the_clock_speaks_french_to_a_french_reader(client, signed_in, live, ser
     signed_in.cookies["django_language"] = "fr"
     response = signed_in.post(reverse("referee:live_clock", args=[live.pk, 1]), {"do": "extend", "minutes": "500"})
     assert "Une prolongation va de 1 à 120 minutes (500 saisi)." in response.content.decode()
+
+
+def test_a_published_tournament_shows_no_clock(client, live):
+    clocks.clock_start(live, 1)
+    LiveTournament.objects.filter(pk=live.pk).update(published_at=T0)
+    assert "data-clock-box" not in client.get(reverse("live_page", args=[live.pk])).content.decode()
+    assert "data-clock" not in client.get(reverse("live_clock_face", args=[live.pk])).content.decode()
