@@ -232,6 +232,8 @@ def test_every_live_page_shows_the_clock_at_the_server_time(client, signed_in, l
     assert "Deployment is over." in public
     for name in ("referee:live_run", "referee:live_players"):
         assert 'data-left="1500"' in signed_in.get(reverse(name, args=[live.pk])).content.decode()
+    rounds_page = signed_in.get(reverse("referee:live_run", args=[live.pk])).content.decode()
+    assert reverse("live_screen", args=[live.pk]) in rounds_page  # "Open the big screen"
     face = client.get(reverse("live_clock_face", args=[live.pk]))
     assert face["Cache-Control"] == "no-store" and 'data-left="1500"' in face.content.decode()
     server_time(minutes=80)
