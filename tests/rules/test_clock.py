@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.clock import (
@@ -168,6 +168,11 @@ def _apply(clock: Clock, action: str, now: datetime, extra: int) -> Clock:
     return clock
 
 
+# No deadline: on a machine shared by the whole suite a slow example is not a wrong one.
+PROPERTY = settings(max_examples=200, deadline=None)
+
+
+@PROPERTY
 @given(st.integers(min_value=10, max_value=360), actions)
 def test_time_left_never_increases_but_by_an_extension_and_a_pause_freezes_it(duration, steps):
     clock = clock_start(Clock(minutes(duration)), T0)
@@ -190,6 +195,7 @@ def test_time_left_never_increases_but_by_an_extension_and_a_pause_freezes_it(du
         clock = after_action
 
 
+@PROPERTY
 @given(st.integers(min_value=10, max_value=360), actions)
 def test_the_announcements_due_are_those_whose_mark_the_time_left_reached_in_their_order(duration, steps):
     clock = clock_start(Clock(minutes(duration)), T0)
