@@ -8,6 +8,7 @@ from ratings import views as ratings
 from tournaments import views as tournaments
 from tournaments.live import draw_views, link_views
 from tournaments.live import public_views as live
+from tournaments.live import screen_views as screen
 
 urlpatterns = [
     path("", players.home, name="home"),
@@ -23,6 +24,9 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/", tournaments.tournament_detail_view, name="tournament_detail"),
     path("tournaments/<int:tournament_id>/live/", live.live_page, name="live_page"),
     path("tournaments/<int:tournament_id>/live/now/", live.live_now, name="live_now"),
+    path("tournaments/<int:tournament_id>/live/clock/", screen.live_clock_face, name="live_clock_face"),
+    path("tournaments/<int:tournament_id>/live/screen/", screen.live_screen, name="live_screen"),
+    path("tournaments/<int:tournament_id>/live/screen/now/", screen.live_screen_now, name="live_screen_now"),
     path("tournaments/<int:tournament_id>/live/tables/<int:table_id>/", live.live_claim, name="live_claim"),
     # The private link's path is made by tournaments.live.links.entrant_link_path (the slips print it): keep them one.
     path("tournaments/<int:tournament_id>/live/me/<str:token>/", link_views.live_link, name="live_link"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -582,3 +584,25 @@ class LiveAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.live_id} {self.key}"
+
+
+class LiveClock(models.Model):
+    """The clock of one round of the day (rules.clock). One per round number, not per pool: tables are numbered
+    across the pools and the hall plays a round together (PAIRING.md §2.5), so every pool's games share the time."""
+
+    live = models.ForeignKey(LiveTournament, on_delete=models.CASCADE, related_name="clocks")
+    number = models.PositiveSmallIntegerField(_("round"))
+    duration = models.DurationField(_("game time"))  # as planned: deployment is 20 % of it
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
+    paused = models.DurationField(_("paused for"), default=timedelta(0))  # the pauses already over
+    extended = models.DurationField(_("extended by"), default=timedelta(0))
+
+    class Meta:
+        ordering = ["live", "number"]
+        verbose_name = _("round clock")
+        verbose_name_plural = _("round clocks")
+        constraints = [models.UniqueConstraint(fields=["live", "number"], name="live_clock_once")]
+
+    def __str__(self) -> str:
+        return f"{self.live_id} R{self.number} clock"

@@ -27,8 +27,10 @@ draws          checking a draw: a round re-run from its seed and the pool as it 
 results        the referee's results and the players' own entries
 publication    the official workbook of the day (or of the games so far), its preview, imported as an upload
 selectors      what the pages, the read API and the commands read
-forms, page_tools, referee_views, entrant_views, result_views, publish_views, public_views, draw_views, api,
-urls: the pages and the API
+clock          the round clock (rules.clock): started, paused, resumed, extended; what a page shows of it
+screen         what the hall's big screen shows: the players by name, the standings
+forms, page_tools, referee_views, entrant_views, result_views, publish_views, public_views, draw_views,
+screen_views, api, urls: the pages and the API
 
 Every service raises LiveRefused for what the referee can fix, and changes nothing then.
 """

@@ -1,5 +1,7 @@
 """The referee's results of a round: one card per table with the sheet's codes and losses; the game scores as
-they count once a result is in; a change after the next round is paired needs a reason."""
+they count once a result is in; a change after the next round is paired needs a reason. Above the cards, the
+current round's clock with its controls (tournaments.live.clock): start, pause, resume, extend, the game time set
+before the start."""
 
 from __future__ import annotations
 
@@ -10,6 +12,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from adlg_site.inputs import whole_number
+from rules.clock import MAX_EXTENSION_MINUTES, MAX_MINUTES, ClockRefused
+from tournaments.live import clock as clocks
 from tournaments.live import selectors
 from tournaments.live.forms import ResultForm
 from tournaments.live.page_tools import current_number, lang, number_text, one_effect, referee_only, running_live, words
@@ -18,8 +23,10 @@ from tournaments.live.results import free_players, results_record
 from tournaments.models import LiveTable, LiveTournament, Tournament
 
 
-def _results_page(request, tournament, live, number, *, errors=None, forms=None, confirm=(), status=200):
-    """The round's result cards; `confirm`: the tables whose card asks the referee to confirm what was typed."""
+def _results_page(request, tournament, live, number, *, errors=None, forms=None, confirm=(), status=200,
+                  clock_errors=(), clock_minutes=None):
+    """The round's result cards; `confirm`: the tables whose card asks the referee to confirm what was typed;
+    `clock_errors` and `clock_minutes`: a clock's action refused, and the minutes it carried."""
     if not 0 < number <= tournament.rounds:
         raise Http404(_("No such round in this tournament."))
     view = selectors.live_view(live, language=lang())
@@ -41,7 +48,11 @@ def _results_page(request, tournament, live, number, *, errors=None, forms=None,
     if not cards:
         raise Http404(_("No such round in this tournament."))
     rounds = sorted({r.number for pool in view.pools for r in pool.published_rounds})
+    clock = clocks.clock_view(live)
     return render(request, "live/results.html", {
+        "clock": clock, "clock_controls": clock is not None and clock.number == number,
+        "clock_errors": clock_errors, "clock_minutes": clock_minutes, "max_extension": MAX_EXTENSION_MINUTES,
+        "max_minutes": MAX_MINUTES,
         "tournament": tournament, "live": live, "view": view, "number": number, "cards": cards, "rounds": rounds,
         "current_number": current_number(view),
         "entered": sum(1 for c in cards if c["table"].result), "losses_scoring":
@@ -92,3 +103,56 @@ def live_result(request, tournament: Tournament, live: LiveTournament, number: i
             "table": table, "a": shown.a_name, "b": shown.b_name, "a_score": number_text(shown.a_score),
             "b_score": number_text(shown.b_score)})
     return redirect(reverse("referee:live_results", args=[tournament.pk, number]) + f"#table-{table}")
+
+
+CLOCK_ACTIONS = ("start", "pause", "resume", "extend", "set", "reset")
+
+
+@referee_only
+@require_POST
+@running_live
+@one_effect()
+def live_clock(request, tournament: Tournament, live: LiveTournament, number: int):
+    """Round `number`'s clock: POST do (start, pause, resume, extend, set, reset) and minutes (the game time for start
+    and set, the extension for extend); a reset needs confirm (it throws the time run away)."""
+    if not 0 < number <= tournament.rounds:
+        raise Http404(_("No such round in this tournament."))
+    action = request.POST.get("do", "")
+    typed = request.POST.get("minutes", "").strip()
+    minutes = whole_number(typed, maximum=100_000)
+    if action not in CLOCK_ACTIONS:
+        return _results_page(request, tournament, live, number, status=400,
+                             clock_errors=[_("Choose what to do with the clock.")])
+    if (action in ("extend", "set") or (action == "start" and typed)) and minutes is None:
+        return _results_page(request, tournament, live, number, status=400, clock_minutes=typed[:12],
+                             clock_errors=[_("Type the minutes as a whole number.")])
+    if action == "reset" and not request.POST.get("confirm"):
+        return _results_page(request, tournament, live, number, status=400,
+                             clock_errors=[_("Tick the box to confirm: the clock goes back to its full game time.")])
+    user = request.user
+    try:
+        if action == "start":
+            clocks.clock_start(live, number, minutes=minutes, user=user)
+            done = _("The clock of round %(round)s is running.")
+        elif action == "pause":
+            clocks.clock_pause(live, number, user=user)
+            done = _("The clock of round %(round)s is paused.")
+        elif action == "resume":
+            clocks.clock_resume(live, number, user=user)
+            done = _("The clock of round %(round)s is running again.")
+        elif action == "reset":
+            clocks.clock_reset(live, number, user=user)
+            done = _("The clock of round %(round)s is back to its start: start it when the players are ready.")
+        elif action == "extend":
+            clocks.clock_extend(live, number, minutes=minutes, user=user)
+            done = _("Round %(round)s's game time is %(minutes)s minutes longer.")
+        else:
+            clocks.clock_set(live, number, minutes=minutes, user=user)
+            done = _("Round %(round)s's game time is %(minutes)s minutes.")
+    except ClockRefused as exc:
+        return _results_page(request, tournament, live, number, status=400, clock_minutes=typed[:12],
+                             clock_errors=[clocks.refusal_text(exc)])
+    except LiveRefused as exc:
+        return _results_page(request, tournament, live, number, status=400, clock_errors=words(exc))
+    messages.success(request, done % {"round": number, "minutes": minutes})
+    return redirect(reverse("referee:live_results", args=[tournament.pk, number]) + "#clock")
