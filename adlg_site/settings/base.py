@@ -103,6 +103,29 @@ RATE_LIMITS = {
     # The public player search (the one page whose query a visitor writes freely): a person types a few a minute,
     # and a tournament hall behind one address shares the count.
     "search": "120/m",
+    # The tournament day. A hall's phones share the venue Wi-Fi's one address (a mobile carrier's NAT puts many
+    # phones behind one too), so the limits are per address as generous as a full hall needs, and each group has
+    # its own count: one client that exhausts the searches leaves the polls of everyone else behind its address
+    # alone. Every limit is far above what a person does and far below what a script at full speed sends.
+    # The polled fragment: a phone asks every 10 s (static/js/live.js), mostly answered 304 from the cache for a
+    # few milliseconds. 50 a second is 500 phones behind one address: a 128-player hall with its spectators and
+    # second devices, twice over; one client at that rate costs a few percent of a core.
+    "live_poll": "3000/m",
+    # The live page itself, its search (?q=, a page built for that one query) and the public draw checks (a
+    # pairing re-run): a hall opens the page and looks for its table at each round's publication, a few loads a
+    # player within a minute or two, some 500 for 128 players; 10 a second from one client is a few tenths of a
+    # core, not the whole server.
+    "live_page": "600/m",
+    # A player's own result (signed in, so counted per account, not per address): one a round, a correction or
+    # two. More than one every three seconds is a script.
+    "live_claim": "20/m",
+    # The referee's search of the federation's players on the day's players page (per account): a referee
+    # checking a hall in adds a player every few seconds at most.
+    "live_find": "120/m",
+    # The read API of the live tournaments (tournaments.live.api), apart from the rest of the API, at the 600 a
+    # minute it had: each answer is built afresh (no ETag, no shared rendering), so the hall's phones read the
+    # page's fragment, and a script following the day stays far below it.
+    "live_api": "600/m",
 }
 RATELIMIT_FAIL_OPEN = True
 

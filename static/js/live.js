@@ -3,6 +3,9 @@
    - Every POLL_MS while the tournament runs, the fragment /tournaments/<id>/live/now/ is asked again with the ETag
      last seen: the server answers 304 until LiveTournament.version changes, then the new fragment replaces the old.
      Polling pauses while the page is hidden and stops once the fragment says the tournament is published.
+     Refused for too many requests from this connection (429: a whole hall shares one address), it waits the
+     Retry-After the server gave plus a random part of a poll, so that the phones refused together do not all come
+     back in the same second, and says so under the tables until a poll succeeds again.
    - Typing in "Find your table" shows only the current round's tables with that name, accents and case aside
      ("benoit" finds Benoît): the tables' data-names are folded by the server (rules.names.name_key), the query
      here the same way. */
@@ -38,14 +41,22 @@
       var now = box.querySelector(".live-now");
       return now && now.getAttribute("data-running") === "true";
     };
+    var busy = document.querySelector("[data-live-busy]");
     var refilter = function () { if (input) filter(box, input.value); };
     if (input) input.addEventListener("input", refilter);
 
     var poll = function () {
       if (!running()) return;
       if (document.hidden) { window.setTimeout(poll, POLL_MS); return; }
+      var wait = POLL_MS;
       fetch(url, { headers: { "If-None-Match": etag }, credentials: "same-origin", cache: "no-cache" })
         .then(function (response) {
+          if (busy) busy.hidden = response.status !== 429;
+          if (response.status === 429) {
+            var seconds = parseInt(response.headers.get("Retry-After"), 10);
+            wait = Math.max(POLL_MS, (seconds > 0 ? seconds * 1000 : POLL_MS)) + Math.random() * POLL_MS;
+            return;
+          }
           if (response.status === 200) {
             etag = response.headers.get("ETag") || etag;
             return response.text().then(function (html) {
@@ -60,7 +71,7 @@
           }
         })
         .catch(function () { /* the hall's network comes back: the next poll tries again */ })
-        .then(function () { window.setTimeout(poll, POLL_MS); });
+        .then(function () { window.setTimeout(poll, wait); });
     };
     refilter();
     window.setTimeout(poll, POLL_MS);

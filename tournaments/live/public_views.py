@@ -4,6 +4,11 @@ their entry of its result.
 
 The page polls its fragment (/live/now/), which carries an ETag made of LiveTournament.version, so the phones
 that poll it every few seconds mostly get 304 Not Modified.
+
+Each is limited per client (adlg_site.limits, settings.RATE_LIMITS): the fragment ("live_poll") and the page with
+its search ("live_page") per address, as generously as a hall behind one Wi-Fi needs, each with its own count so
+that a client searching at full speed does not stop the polls; claims ("live_claim") per account. A refused poll
+answers 429 with Retry-After, and the page's script waits that long before asking again.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_POST
 
+from adlg_site.limits import rate_limited
 from players import permissions
 from rules.names import name_key
 from tournaments.live import selectors
@@ -98,12 +104,14 @@ def _public_page(request, live, *, errors=(), claim_form=None, status=200):
 
 
 @require_GET
+@rate_limited("live_page")
 @gzip_page  # Django's gzip adds its own BREACH defence, and the page's CSRF token is masked per response
 def live_page(request, tournament_id: int):
     return _public_page(request, _public_live(tournament_id))
 
 
 @require_GET
+@rate_limited("live_poll")
 @gzip_page  # a few kilobytes instead of tens on a phone's connection; the fragment holds no secret (BREACH)
 def live_now(request, tournament_id: int):
     """The fragment the live page polls: 304 while LiveTournament.version has not changed."""
@@ -120,6 +128,7 @@ def live_now(request, tournament_id: int):
 
 @login_required
 @require_POST
+@rate_limited("live_claim")
 def live_claim(request, tournament_id: int, table_id: int):
     """A player's own table's result: it counts once both players have entered the same."""
     live = _public_live(tournament_id)
