@@ -111,11 +111,11 @@ RATE_LIMITS = {
     # few milliseconds. 50 a second is 500 phones behind one address: a 128-player hall with its spectators and
     # second devices, twice over; one client at that rate costs a few percent of a core.
     "live_poll": "3000/m",
-    # The live page itself, its search (?q=, a page built for that one query) and the public draw checks (a
-    # pairing re-run): a hall opens the page and looks for its table at each round's publication, a few loads a
-    # player within a minute or two, some 500 for 128 players; 10 a second from one client is a few tenths of a
-    # core, not the whole server.
-    "live_page": "600/m",
+    # The live page itself, its search (?q=, matched against the current tables worked out once per version) and
+    # the public draw checks (a pairing re-run): the page polls its fragment, so a phone loads it once, and looks
+    # for its table at a round's publication; 128 players each loading and searching within the same minute are
+    # 256. Five a second from one client is about a tenth of a core, not the whole server.
+    "live_page": "300/m",
     # A player's own result (signed in, so counted per account, not per address): one a round, a correction or
     # two. More than one every three seconds is a script.
     "live_claim": "20/m",

@@ -13,6 +13,8 @@ answers 429 with Retry-After, and the page's script waits that long before askin
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
@@ -76,19 +78,41 @@ def _shared_render(live: LiveTournament, template: str) -> str:
     return html
 
 
+@dataclass(frozen=True)
+class FoundTable:
+    """A table of the current round as the search lists it."""
+
+    round: int
+    table: int
+    a_name: str
+    b_name: str
+    names: str  # both names folded (selectors.TableView.names), what a search is matched against
+
+
+def _current_tables(live: LiveTournament) -> list[FoundTable]:
+    """The current round's tables, worked out once per version and language for every search of the hall: building
+    the tournament's view for each search cost a hundred times what matching the names does, and let one client
+    searching at full speed take the server from the phones (issue 30)."""
+    key = f"live-tables:{live.pk}:{_started(live)}:{live.version}:{lang()}"
+    tables = cache.get(key)
+    if tables is None:
+        view = selectors.live_view(live, language=lang())
+        tables = [FoundTable(pool.current.number, t.table, t.a_name, t.b_name, t.names)
+                  for pool in view.pools if pool.current for t in pool.current.tables]
+        cache.set(key, tables, FRAGMENT_SECONDS)
+    return tables
+
+
 def _public_page(request, live, *, errors=(), claim_form=None, status=200):
     query = request.GET.get("q", "").strip()[:80]
     mine = None
     found = []
     player = permissions.player_of(request.user)
-    view = None
-    if query or player is not None:
-        view = selectors.live_view(live, language=lang())
-    if query and view is not None:
+    if query:
         words = name_key(query).split()
-        found = [(pool, pool.current, t) for pool in view.pools if pool.current for t in pool.current.tables
-                 if all(w in t.names for w in words)]
-    if player is not None and view is not None:
+        found = [t for t in _current_tables(live) if all(w in t.names for w in words)]
+    if player is not None:
+        view = selectors.live_view(live, language=lang())
         mine = selectors.table_of_player(view, player.pk)
     claim = None
     if (mine is not None and live.players_enter_results and not mine[2].result and live.published_at is None
