@@ -180,3 +180,24 @@ def test_searches_of_one_version_build_the_tournaments_view_once(client, live, m
     results_record(live, 1, [Result(table.table, "A", 10, 50)])  # a new version: the tables read again
     client.get(url, {"q": table.a.last_name}, REMOTE_ADDR=OTHER)
     assert len(built) > first
+
+
+def test_a_players_repeated_claims_do_not_make_the_hall_download_the_page_again(client, live, django_user_model):
+    from tournaments.models import LiveTournament
+
+    table = live.rounds.get().tables.select_related("a", "b").first()
+    a_user = django_user_model.objects.create_user("a-player", password="x-pass-123")
+    Player.objects.filter(pk=table.a.player_id).update(user=a_user)
+    url = reverse("live_claim", args=[live.pk, table.pk])
+    fragment = reverse("live_now", args=[live.pk])
+    client.force_login(a_user)
+    assert client.post(url, {"result": "A", "a_losses": "40", "b_losses": "100"}).status_code == 302
+    etag = client.get(fragment)["ETag"]  # "one player entered a result": a change the pages show
+    version = LiveTournament.objects.get(pk=live.pk).version
+    for claim in ({"result": "A", "a_losses": "40", "b_losses": "100"}, {"result": "B", "a_losses": "100",
+                                                                         "b_losses": "30"}):
+        assert client.post(url, claim).status_code == 302
+    assert LiveTournament.objects.get(pk=live.pk).version == version
+    assert client.get(fragment, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    table.refresh_from_db()
+    assert table.claim_a["result"] == "B"  # the changed claim is kept, for the opponent to agree with

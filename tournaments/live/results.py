@@ -209,11 +209,19 @@ def result_claim(live: LiveTournament, table: LiveTable, *, player: Player, resu
             raise LiveRefused(problems)
         claim = {"result": result.result, "a_losses": result.a_losses, "b_losses": result.b_losses,
                  "free": result.free}
+        if getattr(table, f"claim_{side}") == claim:
+            return table  # the same claim again changes nothing
+        waiting = table.claim_a is not None or table.claim_b is not None
         setattr(table, f"claim_{side}", claim)
         table.revision += 1
-        if table.claim_a is not None and table.claim_a == table.claim_b:
+        agreed = table.claim_a is not None and table.claim_a == table.claim_b
+        if agreed:
             _apply(table, result, None)
         table.save(update_fields=["result", "a_losses", "b_losses", "free", "entered_by", "entered_at",
                                   "claim_a", "claim_b", "revision"])
-        bump(live)
+        # The pages show a claim only as "one player entered a result": a player changing their claim changes
+        # nothing they show, and a new version would make every phone of the hall download the page again
+        # (issue 30: one player's repeated claims did).
+        if agreed or not waiting:
+            bump(live)
     return table
