@@ -1,33 +1,34 @@
 """The users of bench/live_load.py's tournament day: phones on the public live page, one referee entering results,
-players entering their table's result at their private links.
+and an abusive client searching and claiming at full speed.
 
-Run by bench/live_load.py (which sets LIVE_TOURNAMENT, LIVE_REFEREE, LIVE_PASSWORD and LIVE_LINKS, a JSON file of
-the players' links); not a test. The site runs
-with production settings behind no proxy here, so every request says it came through HTTPS as the federation's
-proxy would (X-Forwarded-Proto), and the referee's cookies, Secure as in production, are sent by hand.
+Run by bench/live_load.py (which sets LIVE_TOURNAMENT, LIVE_REFEREE, LIVE_PASSWORD, LIVE_FIRST_TABLE and, for the
+abusive client, LIVE_PLAYER, LIVE_PLAYER_PASSWORD and LIVE_CLAIM_TABLE); not a test. The classes to run are named
+on locust's command line: the hall is Phone and Referee, the abusive client Searcher and Claimer. The site runs
+with production settings behind no proxy here, so every request says what the federation's proxy would add: that
+it came through HTTPS (X-Forwarded-Proto) and from which address (X-Forwarded-For, the site being told to trust
+one proxy). Signed-in users' cookies, Secure as in production, are sent by hand.
 """
 
 from __future__ import annotations
 
-import itertools
-import json
 import os
 import random
 import re
 
 import gevent
-from locust import FastHttpUser, HttpUser, between, constant_pacing, task
+from locust import FastHttpUser, HttpUser, between, constant, constant_pacing, task
 
 TOURNAMENT = int(os.environ.get("LIVE_TOURNAMENT", "0"))
-HTTPS = {"X-Forwarded-Proto": "https"}
+# Every phone and the referee are on the venue's Wi-Fi, one address for the whole hall (the limits' worst case);
+# the abusive client is elsewhere, on an address of its own.
+HALL, ABUSER = "198.51.100.20", "203.0.113.66"
+HTTPS = {"X-Forwarded-Proto": "https", "X-Forwarded-For": HALL}
+AWAY = {"X-Forwarded-Proto": "https", "X-Forwarded-For": ABUSER}
 GZIP = {"Accept-Encoding": "gzip"}  # as every phone's browser asks
-# The referee's form for one table of a round (tournaments/live_urls.py).
+# The referee's form for one table of a round (tournaments/live/urls.py); the referee enters the tables from
+# LIVE_FIRST_TABLE on and never the abusive player's, the last.
 RESULT_URL = "/referee/live/{tournament}/rounds/{round}/tables/{table}/"
-ROUND, TABLES = 3, 64
-# The referee enters the tables up to REFEREE_TABLES; the players of the others enter theirs at their links.
-REFEREE_TABLES = int(os.environ.get("LIVE_REFEREE_TABLES", str(TABLES)))
-_LINKS = json.loads(open(os.environ["LIVE_LINKS"]).read()) if os.environ.get("LIVE_LINKS") else []  # noqa: SIM115
-_NEXT_LINK = itertools.count()
+ROUND, TABLES = 3, 63
 
 
 class Phone(FastHttpUser):
@@ -51,80 +52,96 @@ class Phone(FastHttpUser):
         self.etag = response.headers.get("ETag") or self.etag
 
 
-class Referee(HttpUser):
-    """The referee: signs in, then enters round 3's results table by table."""
+class SignedIn(HttpUser):
+    """A user who signs in (with the site's form, as a person does) and sends their cookies by hand. A request is an
+    error unless it answers one of the statuses expected of it, and a redirect to the sign-in page is always one:
+    a user signed out by mistake must not pass for one whose requests succeed."""
 
-    fixed_count = 1
-    wait_time = between(2, 4)
+    abstract = True
+    proxy = HTTPS
 
-    def on_start(self) -> None:
-        self.table = 0
+    def sign_in(self, username: str, password: str) -> None:
         self.cookies: dict[str, str] = {}
-        page = self._send("get", "/accounts/login/", name="sign-in")
+        page = self._send("get", "/accounts/login/", name="sign-in", expect=(200,))
         token = self.cookies.get("csrftoken") or _form_token(page.text)
-        self._send("post", "/accounts/login/", name="sign-in",
-                   data={"username": os.environ["LIVE_REFEREE"], "password": os.environ["LIVE_PASSWORD"],
-                         "csrfmiddlewaretoken": token})
+        self._send("post", "/accounts/login/", name="sign-in", expect=(302,),
+                   data={"login": username, "password": password, "csrfmiddlewaretoken": token})
 
-    def _send(self, method: str, path: str, **kwargs):
+    def _send(self, method: str, path: str, *, expect: tuple[int, ...], **kwargs):
         origin = self.host.replace("http://", "https://")
-        headers = dict(HTTPS, Referer=origin + path, Origin=origin)
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        response = self.client.request(method, path, headers=headers, allow_redirects=False, **kwargs)
-        for cookie in response.cookies:
-            self.cookies[cookie.name] = cookie.value
-        return response
-
-    @task
-    def enter_result(self) -> None:
-        if self.table >= REFEREE_TABLES:
-            return
-        self.table += 1
-        token = self.cookies.get("csrftoken", "")
-        losses = (self.table * 7) % 60
-        # A refused or failed entry (4xx, 5xx) counts as an error in locust's figures.
-        self._send("post", RESULT_URL.format(tournament=TOURNAMENT, round=ROUND, table=self.table),
-                   name="enter result",
-                   data={"result": "A", "a_losses": losses, "b_losses": 100, "csrfmiddlewaretoken": token})
-
-
-class LinkPlayer(HttpUser):
-    """A player at their private link (no account): opens it, enters their table's result (both players of a table
-    the same, so that it counts), then opens it again now and then to see it counted. HttpUser with its cookies
-    sent by hand, as the referee's: the CSRF cookie is Secure, as in production."""
-
-    fixed_count = len(_LINKS)
-    wait_time = constant_pacing(30)
-
-    def on_start(self) -> None:
-        self.link = _LINKS[next(_NEXT_LINK) % len(_LINKS)]
-        self.cookies: dict[str, str] = {}
-        gevent.sleep(random.uniform(0, 20))  # the players finish their games at different moments
-        page = self._send("get", self.link["path"], name="private link")
-        fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', page.text))
-        self._send("post", self.link["path"], name="private link: enter result",
-                   data={**fields, "result": self.link["result"], "a_losses": self.link["a_losses"],
-                         "b_losses": self.link["b_losses"]})
-
-    def _send(self, method: str, path: str, **kwargs):
-        origin = self.host.replace("http://", "https://")
-        # strict-origin, as the page's Referrer-Policy makes a browser send it: the origin, never the path.
-        headers = dict(HTTPS, **GZIP, Referer=origin + "/", Origin=origin)
+        headers = dict(self.proxy, Referer=origin + path, Origin=origin)
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         with self.client.request(method, path, headers=headers, allow_redirects=False, catch_response=True,
                                  **kwargs) as response:
             for cookie in response.cookies:
                 self.cookies[cookie.name] = cookie.value
-            # The entry answers a redirect to the link; anything else is an error.
-            if response.status_code != (302 if method == "post" else 200):
-                response.failure(f"{response.status_code}")
-            return response
+            if response.status_code not in expect or "/accounts/login/" in response.headers.get("Location", ""):
+                response.failure(f"{response.status_code} {response.headers.get('Location', '')}")
+            else:
+                response.success()
+        return response
+
+
+class Referee(SignedIn):
+    """The referee: signs in, then enters round 3's results table by table."""
+
+    fixed_count = 1
+    wait_time = between(2, 4)
+
+    def on_start(self) -> None:
+        self.table = int(os.environ.get("LIVE_FIRST_TABLE", "1")) - 1
+        self.sign_in(os.environ["LIVE_REFEREE"], os.environ["LIVE_PASSWORD"])
 
     @task
-    def look(self) -> None:
-        self._send("get", self.link["path"], name="private link")
+    def enter_result(self) -> None:
+        if self.table >= TABLES:
+            return
+        self.table += 1
+        token = self.cookies.get("csrftoken", "")
+        losses = (self.table * 7) % 60
+        # A refused or failed entry (4xx, 5xx) counts as an error in locust's figures.
+        self._send("post", RESULT_URL.format(tournament=TOURNAMENT, round=ROUND, table=self.table),
+                   name="enter result", expect=(302,),
+                   data={"result": "A", "a_losses": losses, "b_losses": 100, "csrfmiddlewaretoken": token})
+
+
+class Searcher(FastHttpUser):
+    """The abusive client's searches: the live page asked for a name, on several connections, without a pause.
+    Refused past its limit (429), which is what it is measured for: a 429 is not counted as an error."""
+
+    fixed_count = 6
+    wait_time = constant(0)
+
+    @task
+    def search(self) -> None:
+        query = f"Joueur{random.randrange(3000):04d}"
+        with self.client.get(f"/tournaments/{TOURNAMENT}/live/?q={query}", headers=dict(AWAY, **GZIP),
+                             name="abusive search", catch_response=True) as response:
+            if response.status_code in (200, 429):
+                response.success()
+
+
+# Two results the player changes between, so that every claim saved is a change the pages show, the worst case.
+CLAIMS = ({"result": "A", "a_losses": 40, "b_losses": 100}, {"result": "B", "a_losses": 100, "b_losses": 40})
+
+
+class Claimer(SignedIn):
+    """The abusive client's claims: a player signed in from the same address sends their table's result again and
+    again without a pause (a 302 back to the page when saved, 429 past the limit; neither is an error)."""
+
+    fixed_count = 2
+    wait_time = constant(0)
+    proxy = AWAY
+
+    def on_start(self) -> None:
+        self.sign_in(os.environ["LIVE_PLAYER"], os.environ["LIVE_PLAYER_PASSWORD"])
+        self.url = f"/tournaments/{TOURNAMENT}/live/tables/{os.environ['LIVE_CLAIM_TABLE']}/"
+
+    @task
+    def claim(self) -> None:
+        self._send("post", self.url, name="abusive claim", expect=(302, 429),
+                   data={**random.choice(CLAIMS), "csrfmiddlewaretoken": self.cookies.get("csrftoken", "")})
 
 
 def _form_token(html: str) -> str:

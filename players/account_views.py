@@ -34,6 +34,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from adlg_site.inputs import whole_number
 from players import permissions
 from players.accounts import AccountError, account_close, account_settings, account_settings_save, close_problem
 from players.claims import (
@@ -207,8 +208,9 @@ def claim_search(request):
     query = (request.GET.get("q") or "").strip()[:80]
     results, problem = [], None
     if query:
-        if query.isdigit() and len(query) <= 9:
-            record = Player.objects.filter(pk=int(query)).first()
+        number = whole_number(query)  # "²" passes str.isdigit and fails int()
+        if number is not None:
+            record = Player.objects.filter(pk=number).first()
             problem = record_problem(record) if record is not None else None
         if problem is None:
             results = list(player_search(query=query)[:CLAIM_RESULTS + 1])

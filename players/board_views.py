@@ -418,8 +418,9 @@ def claims(request):
         claim.address = confirmed_email(claim.user) or claim.user.get_username()
     query = (request.GET.get("q") or "").strip()[:80]
     linked = Player.objects.filter(user__isnull=False).select_related("user", "club").order_by("last_name", "id")
-    if query.isdigit():
-        linked = linked.filter(pk=int(query))
+    number = whole_number(query)  # "²" passes str.isdigit and fails int(); a 40-digit ID fails the database
+    if number is not None:
+        linked = linked.filter(pk=number)
     elif query:
         linked = linked.filter(Q(last_name__icontains=query) | Q(first_name__icontains=query)
                                | Q(user__email__icontains=query) | Q(user__emailaddress__email__icontains=query))

@@ -106,6 +106,31 @@ RATE_LIMITS = {
     # The page at a player's private link, per address: a hall's phones share one address, each opening its link a
     # few times a round; a script trying tokens meets the limit long before it could find one (2^256 of them).
     "live_link": "240/m",
+
+
+    # The tournament day. A hall's phones share the venue Wi-Fi's one address (a mobile carrier's NAT puts many
+    # phones behind one too), so the limits are per address as generous as a full hall needs, and each group has
+    # its own count: one client that exhausts the searches leaves the polls of everyone else behind its address
+    # alone. Every limit is far above what a person does and far below what a script at full speed sends.
+    # The polled fragment: a phone asks every 10 s (static/js/live.js), mostly answered 304 from the cache for a
+    # few milliseconds. 50 a second is 500 phones behind one address: a 128-player hall with its spectators and
+    # second devices, twice over; one client at that rate costs a few percent of a core.
+    "live_poll": "3000/m",
+    # The live page itself, its search (?q=, matched against the current tables worked out once per version) and
+    # the public draw checks (a pairing re-run): the page polls its fragment, so a phone loads it once, and looks
+    # for its table at a round's publication; 128 players each loading and searching within the same minute are
+    # 256. Five a second from one client is about a tenth of a core, not the whole server.
+    "live_page": "300/m",
+    # A player's own result (signed in, so counted per account, not per address): one a round, a correction or
+    # two. More than one every three seconds is a script.
+    "live_claim": "20/m",
+    # The referee's search of the federation's players on the day's players page (per account): a referee
+    # checking a hall in adds a player every few seconds at most.
+    "live_find": "120/m",
+    # The read API of the live tournaments (tournaments.live.api), apart from the rest of the API, at the 600 a
+    # minute it had: each answer is built afresh (no ETag, no shared rendering), so the hall's phones read the
+    # page's fragment, and a script following the day stays far below it.
+    "live_api": "600/m",
 }
 RATELIMIT_FAIL_OPEN = True
 

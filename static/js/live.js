@@ -6,6 +6,9 @@
    - Each answer (200 or 304) is told to the page's banner (static/js/offline.js) as a "live:answer" event with the
      server's Date, a failed poll as "live:lost": the banner says when the page was last updated, or that it is
      offline and which moment it shows. When the network returns (the `online` event) the page asks at once.
+     Refused for too many requests from this connection (429: a whole hall shares one address), it waits the
+     Retry-After the server gave plus a random part of a poll, so that the phones refused together do not all come
+     back in the same second, and says so under the tables until a poll succeeds again.
    - Typing in "Find your table" shows only the current round's tables with that name, accents and case aside
      ("benoit" finds Benoît): the tables' data-names are folded by the server (rules.names.name_key), the query
      here the same way. */
@@ -41,6 +44,7 @@
       var now = box.querySelector(".live-now");
       return now && now.getAttribute("data-running") === "true";
     };
+    var busy = document.querySelector("[data-live-busy]");
     var refilter = function () { if (input) filter(box, input.value); };
     if (input) input.addEventListener("input", refilter);
 
@@ -52,6 +56,7 @@
       timer = null;
       if (!running()) return;
       if (document.hidden) { timer = window.setTimeout(poll, POLL_MS); return; }
+      var wait = POLL_MS;
       // A hall's Wi-Fi with no way out can hold a request for minutes: a poll gives up after POLL_MS.
       var controller = window.AbortController ? new AbortController() : null;
       var limit = controller && window.setTimeout(function () { controller.abort(); }, POLL_MS);
@@ -59,6 +64,12 @@
                    signal: controller ? controller.signal : undefined })
         .then(function (response) {
           window.clearTimeout(limit);
+          if (busy) busy.hidden = response.status !== 429;
+          if (response.status === 429) {
+            var seconds = parseInt(response.headers.get("Retry-After"), 10);
+            wait = Math.max(POLL_MS, (seconds > 0 ? seconds * 1000 : POLL_MS)) + Math.random() * POLL_MS;
+            return;
+          }
           if (response.status !== 200 && response.status !== 304) return;
           tell("live:answer", { date: response.headers.get("Date") });
           if (response.status === 200) {
@@ -78,7 +89,7 @@
           window.clearTimeout(limit);
           tell("live:lost");  // the hall's network comes back: the next poll tries again
         })
-        .then(function () { if (timer === null) timer = window.setTimeout(poll, POLL_MS); });
+        .then(function () { if (timer === null) timer = window.setTimeout(poll, wait); });
     };
     window.addEventListener("online", function () {
       if (timer === null) return;  // a poll is under way

@@ -111,6 +111,24 @@ def test_find_a_record_by_name_and_ask_for_it(client):
     assert claim.status == PlayerClaim.CANCELLED
 
 
+@pytest.mark.parametrize("query", ["²", "٣", "9" * 40])
+def test_the_search_takes_what_is_not_an_id_as_a_name(client, query):
+    """"²" passed str.isdigit and failed int(): a server error."""
+    f.player("Martin", id=5100)
+    client.force_login(account())
+    assert "5100" not in _page(client, "account_claim", q=query).split("<main")[1]
+
+
+def test_the_boards_linked_accounts_are_found_by_an_id_never_by_what_is_not_one(client, board):
+    linked = f.player("Martin", "Paul", id=5100)
+    linked.user = account()
+    linked.save(update_fields=["user"])
+    client.force_login(board)
+    assert "Paul" in _page(client, "board:claims", q="5100")
+    for query in ("²", "9" * 40):
+        assert "Paul" not in _page(client, "board:claims", q=query)
+
+
 def test_the_search_says_why_a_merged_or_excluded_id_cannot_be_asked_for(client):
     kept = f.player("Martin", id=5100)
     f.player("Martin", id=5101, merged_into=kept)

@@ -12,6 +12,8 @@ from django.utils.html import escape
 
 from players.models import Player
 from tests.live.helpers import federation_players, live_tournament, play_round
+from tournaments.live.forms import ManualPairsForm
+from tournaments.live.pools import NEW_KEY
 from tournaments.live.rounds import round_pair, round_publish
 from tournaments.live.selectors import entrant_name
 from tournaments.models import LiveRound, LiveTable, LiveTournament
@@ -297,6 +299,21 @@ def test_pairs_by_hand_that_are_not_ids_are_refused_with_the_line(client, live, 
     response = client.post(reverse("referee:live_pair_manually", args=[live.pk]), {"pool": "A", "pairs": "12 x"})
     assert response.status_code == 400 and "Line 1" in response.content.decode()
     assert not live.rounds.exists()
+
+
+@pytest.mark.parametrize(("pairs", "keys"), [("2001 2002", [(2001, 2002)]), ("n12 99", [(NEW_KEY + 12, 99)]),
+                                             ("2001-N3\n 2003 , 2004 ", [(2001, NEW_KEY + 3), (2003, 2004)])])
+def test_pairs_by_hand_read_federation_ids_and_new_players_tags(pairs, keys):
+    form = ManualPairsForm({"pool": "A", "pairs": pairs})
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["pairs"] == keys
+
+
+@pytest.mark.parametrize("word", ["²", "N²", "٣", "１", "0", "N0", "N", "1e3", str(NEW_KEY), "N" + str(NEW_KEY)])
+def test_pairs_by_hand_refuse_what_is_not_an_id(word):
+    form = ManualPairsForm({"pool": "A", "pairs": f"2001 {word}"})
+    assert not form.is_valid()
+    assert form.errors["pairs"] == [f"Line 1: {word} is not a player ID."]
 
 
 def test_a_calendar_tournament_not_run_live_yet_sends_its_referee_to_the_start_page(client, referee):

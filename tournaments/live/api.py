@@ -5,7 +5,8 @@ Only published rounds are public: a round the referee has proposed and not publi
 tables). Players are named by `id` (federation ID) or, for a player new to the federation, by `tag` (`N<n>`,
 the tag the published workbook gives them; `new_players` of the publication maps it to the ID received); the
 spare is id 99. The standings are those after the rounds complete so far, as `live_standings` prints them.
-Anonymous reading is throttled per address (LiveReadThrottle): phones of a whole venue poll these pages.
+Reading is limited per client (LiveReadThrottle, the site's count of adlg_site.limits under its own group
+"live_api"): a signed-in account wherever it connects from, else the client address as the whole site reads it.
 """
 
 from __future__ import annotations
@@ -17,18 +18,19 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, serializers
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from adlg_site.api_base import ERRORS, ErrorSerializer, PublicReadMixin, StandardPagination
+from adlg_site.limits import ClientRateThrottle
 from rules.rulesets import SPARE_ID, SPARE_NAME
 from tournaments.live.selectors import LiveView, RoundView, live_find, live_list, live_view
 from tournaments.models import LiveEntrant, LiveTournament
 
 
-class LiveReadThrottle(AnonRateThrottle):
-    scope = "live_read"
-    rate = "600/min"  # per address: a venue's phones share one, each polling every few seconds
+class LiveReadThrottle(ClientRateThrottle):
+    """Apart from the rest of the API's count (settings.RATE_LIMITS["live_api"]): the live day's readers poll."""
+
+    scope = "live_api"
 
 
 LIVE_ERRORS = {**ERRORS, 429: OpenApiResponse(ErrorSerializer, description="Too many requests: wait and retry.")}

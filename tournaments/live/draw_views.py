@@ -1,6 +1,7 @@
 """The public "check this draw" pages (PAIRING.md §3, 2026-11-26): a published round's pairing re-run from its seed
 and the pool as it stood, showing that it gives the published pairs, or which pairs a change of §5 altered, with
-its reason; a discarded draw checked the same way. No account needed."""
+its reason; a discarded draw checked the same way. No account needed; each check re-runs a pairing, so they count
+against the live page's limit per client ("live_page", adlg_site.limits)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from adlg_site.limits import rate_limited
 from tournaments.live import selectors
 from tournaments.live.draws import DrawCheck, discarded_check, draw_check
 from tournaments.live.page_tools import lang
@@ -25,6 +27,7 @@ def _live(tournament_id: int) -> LiveTournament:
 
 
 @require_GET
+@rate_limited("live_page")
 def live_check(request, tournament_id: int, number: int):
     """?pool=A (default: the first pool): a pool's name is any text, so it is a parameter, not a path."""
     live = _live(tournament_id)
@@ -40,6 +43,7 @@ def live_check(request, tournament_id: int, number: int):
 
 
 @require_GET
+@rate_limited("live_page")
 def live_check_discarded(request, tournament_id: int, draw_id: int):
     live = _live(tournament_id)
     view = selectors.live_view(live, language=lang())

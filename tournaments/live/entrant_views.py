@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from adlg_site.limits import rate_limited
 from players.models import Country
 from players.selectors import club_names, player_search, players_like
 from tournaments.live import selectors
@@ -102,6 +103,7 @@ def _entrant_of(live: LiveTournament, entrant_id: int) -> LiveEntrant:
 
 @referee_only
 @require_GET
+@rate_limited("live_find")  # each search reads the federation's players (per account: a referee is signed in)
 @running_live
 def live_players(request, tournament: Tournament, live: LiveTournament):
     return _players_page(request, tournament, live)

@@ -4,11 +4,10 @@ words the page shows."""
 
 from __future__ import annotations
 
-import re
-
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from adlg_site.inputs import whole_number
 from rules.pairing import DRAW, ELO_LEVELS, HATS
 from rules.sheet.format import TEXT_LIMITS
 from tournaments.live.entrants import NewEntrant
@@ -199,17 +198,15 @@ class ManualPairsForm(forms.Form):
         return pairs
 
 
-_ID = re.compile(r"(N?)([0-9]{1,9})")  # ASCII digits only: "²".isdigit() is True, int("²") is not a number
-
-
 def _key(word: str, line: int) -> int:
-    """A player's ID as the pairing reads it: 99 the spare, N12 the new player of entrant row 12."""
-    match = _ID.fullmatch(word.strip().upper())
-    if match and match.group(1):
-        return NEW_KEY + int(match.group(2))
-    if match and 0 < int(match.group(2)) < NEW_KEY:
-        return int(match.group(2))
-    raise forms.ValidationError(_("Line %(line)s: %(word)s is not a player ID.") % {"line": line, "word": word})
+    """A player's ID as the pairing reads it: 99 the spare, N12 the new player of entrant row 12. The number is read
+    as every typed number of the site is (adlg_site.inputs.whole_number): "²" or "٣" is not an ID."""
+    text = word.strip().upper()
+    new = text.startswith("N")
+    number = whole_number(text.removeprefix("N"), minimum=1, maximum=NEW_KEY - 1)
+    if number is None:
+        raise forms.ValidationError(_("Line %(line)s: %(word)s is not a player ID.") % {"line": line, "word": word})
+    return NEW_KEY + number if new else number
 
 
 class SwapForm(forms.Form):

@@ -4,9 +4,16 @@ their entry of its result.
 
 The page polls its fragment (/live/now/), which carries an ETag made of LiveTournament.version, so the phones
 that poll it every few seconds mostly get 304 Not Modified.
+
+Each is limited per client (adlg_site.limits, settings.RATE_LIMITS): the fragment ("live_poll") and the page with
+its search ("live_page") per address, as generously as a hall behind one Wi-Fi needs, each with its own count so
+that a client searching at full speed does not stop the polls; claims ("live_claim") per account. A refused poll
+answers 429 with Retry-After, and the page's script waits that long before asking again.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_POST
 
+from adlg_site.limits import rate_limited
 from players import permissions
 from rules.names import name_key
 from tournaments.live import selectors
@@ -70,19 +78,41 @@ def _shared_render(live: LiveTournament, template: str) -> str:
     return html
 
 
+@dataclass(frozen=True)
+class FoundTable:
+    """A table of the current round as the search lists it."""
+
+    round: int
+    table: int
+    a_name: str
+    b_name: str
+    names: str  # both names folded (selectors.TableView.names), what a search is matched against
+
+
+def _current_tables(live: LiveTournament) -> list[FoundTable]:
+    """The current round's tables, worked out once per version and language for every search of the hall: building
+    the tournament's view for each search cost a hundred times what matching the names does, and let one client
+    searching at full speed take the server from the phones (issue 30)."""
+    key = f"live-tables:{live.pk}:{_started(live)}:{live.version}:{lang()}"
+    tables = cache.get(key)
+    if tables is None:
+        view = selectors.live_view(live, language=lang())
+        tables = [FoundTable(pool.current.number, t.table, t.a_name, t.b_name, t.names)
+                  for pool in view.pools if pool.current for t in pool.current.tables]
+        cache.set(key, tables, FRAGMENT_SECONDS)
+    return tables
+
+
 def _public_page(request, live, *, errors=(), claim_form=None, status=200):
     query = request.GET.get("q", "").strip()[:80]
     mine = None
     found = []
     player = permissions.player_of(request.user)
-    view = None
-    if query or player is not None:
-        view = selectors.live_view(live, language=lang())
-    if query and view is not None:
+    if query:
         words = name_key(query).split()
-        found = [(pool, pool.current, t) for pool in view.pools if pool.current for t in pool.current.tables
-                 if all(w in t.names for w in words)]
-    if player is not None and view is not None:
+        found = [t for t in _current_tables(live) if all(w in t.names for w in words)]
+    if player is not None:
+        view = selectors.live_view(live, language=lang())
         mine = selectors.table_of_player(view, player.pk)
     claim = None
     own = theirs = opponent = None
@@ -105,12 +135,14 @@ def _public_page(request, live, *, errors=(), claim_form=None, status=200):
 
 
 @require_GET
+@rate_limited("live_page")
 @gzip_page  # Django's gzip adds its own BREACH defence, and the page's CSRF token is masked per response
 def live_page(request, tournament_id: int):
     return _public_page(request, _public_live(tournament_id))
 
 
 @require_GET
+@rate_limited("live_poll")
 @gzip_page  # a few kilobytes instead of tens on a phone's connection; the fragment holds no secret (BREACH)
 def live_now(request, tournament_id: int):
     """The fragment the live page polls: 304 while LiveTournament.version has not changed."""
@@ -127,6 +159,7 @@ def live_now(request, tournament_id: int):
 
 @login_required
 @require_POST
+@rate_limited("live_claim")
 def live_claim(request, tournament_id: int, table_id: int):
     """A player's own table's result: it counts once both players have entered the same."""
     live = _public_live(tournament_id)

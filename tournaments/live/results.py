@@ -212,9 +212,12 @@ def result_claim(live: LiveTournament, table: LiveTable, *, entrant: LiveEntrant
             raise LiveRefused(problems)
         claim = {"result": result.result, "a_losses": result.a_losses, "b_losses": result.b_losses,
                  "free": result.free}
+        if getattr(table, f"claim_{side}") == claim:
+            return table  # the same claim again changes nothing
+        waiting = table.claim_a is not None or table.claim_b is not None
         setattr(table, f"claim_{side}", claim)
         table.revision += 1
-        counted = table.claim_a == table.claim_b
+        counted = table.claim_a is not None and table.claim_a == table.claim_b
         if counted:
             _apply(table, result, None)
         table.save(update_fields=["result", "a_losses", "b_losses", "free", "entered_by", "entered_at",
@@ -226,5 +229,9 @@ def result_claim(live: LiveTournament, table: LiveTable, *, entrant: LiveEntrant
                              f"{_shown(result.result, result.a_losses, result.b_losses)} entered by {by}"
                              + (", both players agree: it counts" if counted else ""),
                      changes={"entrant": entrant.pk, "table": table.pk})
-        bump(live)
+        # The version is what the hall's polled fragment caches on, and the fragment shows a claim only as "one
+        # player entered a result": a changed claim (read fresh by the opponent's link page and the referee's,
+        # never cached) needs no new version, which would make every phone download the page again (issue 30).
+        if counted or not waiting:
+            bump(live)
     return table
