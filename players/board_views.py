@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from adlg_site.inputs import MAX_WHOLE, whole_number
 from players import permissions
-from players.audit import audit_entries, change_lines
+from players.audit import audit_described, audit_entries
 from players.claims import ClaimError, claim_confirm, claim_refuse, claims_pending, confirmed_email, player_unlink
 from players.governance import (
     GovernanceError,
@@ -478,8 +478,7 @@ def audit(request):
                        object_id=filters.get("object_id", ""), username=filters.get("user", ""),
                        since=filters.get("since"))
     page = Paginator(qs, 50).get_page(request.GET.get("page"))
-    for entry in page:
-        entry.lines = change_lines(entry)
+    page.object_list = audit_described(page.object_list)  # names read once for the page, not per row
     query = request.GET.copy()
     query.pop("page", None)
     actions = AuditEntry.objects.order_by("action").values_list("action", flat=True).distinct()

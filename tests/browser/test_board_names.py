@@ -1,0 +1,43 @@
+"""The board at its desk reads people by name (issue 32): the audit log says who did what to whom, when, in words."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from playwright.sync_api import expect
+
+from players.governance import player_merge, sanction_give
+from tests.governance.factories import make_player
+from tests.live.helpers import federation_players, live_tournament
+from tournaments.live.results import Result, results_record
+from tournaments.live.rounds import round_pair, round_publish
+
+SCREENSHOT_PREFIX = "board-names"
+
+
+def _sign_in(page, live_server, path: str) -> None:
+    page.goto(f"{live_server.url}/accounts/login/?next={path}")
+    page.fill("input[name=login]", "board")
+    page.fill("input[name=password]", "board-pass-123")
+    page.click("main button[type=submit]")
+    expect(page).to_have_url(re.compile(re.escape(path) + "$"))
+
+
+def test_the_audit_log_reads_as_sentences(live_server, browser_page, shot, board, transactional_db):
+    board.first_name, board.last_name = "Claire", "Dubois"
+    board.save()
+    keep, duplicate = make_player("Moreau", "Benoît", pk=229), make_player("Moreau", "Benoit", pk=363)
+    player_merge(duplicate=duplicate, keep=keep, user=board)
+    sanction_give(player=make_player("Martin", "Paul", pk=501), kind="yellow", reason="late list", user=board,
+                  decided_on=date(2026, 3, 12))
+    live = live_tournament(federation_players(6, clubs=6))
+    round_publish(round_pair(live, seed=1))
+    results_record(live, 1, [Result(1, "A", 10, 40, confirmed=True)], user=board)
+    _sign_in(browser_page, live_server, "/board/audit/")
+    main = browser_page.locator("main")
+    expect(main).to_contain_text("merged player Benoit Moreau (363) into Benoît Moreau (229)")
+    expect(main).to_contain_text("recorded the yellow card of 12 March 2026 for Paul Martin (501)")
+    expect(main).to_contain_text("round 1, table 1:")
+    expect(main).to_contain_text("Claire Dubois")
+    shot(browser_page, "audit")
