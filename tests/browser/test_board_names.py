@@ -7,7 +7,7 @@ from datetime import date
 
 from playwright.sync_api import expect
 
-from players.governance import player_merge, sanction_give
+from players.governance import player_merge, sanction_give, sanction_withdraw
 from tests.governance.factories import make_player
 from tests.live.helpers import federation_players, live_tournament
 from tournaments.live.results import Result, results_record
@@ -41,3 +41,26 @@ def test_the_audit_log_reads_as_sentences(live_server, browser_page, shot, board
     expect(main).to_contain_text("round 1, table 1:")
     expect(main).to_contain_text("Claire Dubois")
     shot(browser_page, "audit")
+
+
+def test_the_sanction_form_finds_the_player_by_name(live_server, browser_page, shot, board, transactional_db):
+    make_player("Moreau", "Benoît", pk=229)
+    make_player("Moreau", "Luc", pk=301)
+    withdrawn = sanction_give(player=make_player("Martin", "Paul", pk=501), kind="yellow", reason="x", user=board,
+                              decided_on=date(2026, 3, 12))
+    sanction_withdraw(sanction=withdrawn, reason="given to the wrong player", user=board)
+    _sign_in(browser_page, live_server, "/board/sanctions/")
+    page = browser_page
+    page.fill("#id_player", "moreau")
+    page.fill("#id_reason", "Late list twice")
+    page.locator("main form button[type=submit]").first.click()
+    expect(page.locator("main")).to_contain_text("Several players match “moreau”: Benoît Moreau (229), Luc Moreau")
+    shot(page, "sanction-form")
+    page.fill("#id_player", "benoit moreau")
+    page.locator("main form button[type=submit]").first.click()
+    expect(page.locator(".confirm")).to_contain_text("A yellow card for Benoît Moreau (229)?")
+    shot(page, "sanction-confirm")
+    page.locator("button[name=confirm]").click()
+    expect(page.locator(".messages")).to_contain_text("Recorded: the yellow card of")
+    expect(page.locator("main")).to_contain_text("yellow card of 12 March 2026 for Paul Martin (501)")
+    shot(page, "sanctions")
