@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from rules.sheet.parsed import SheetPlayer
+from rules.sheet.parsed import ParsedSheet, SheetPlayer
 from rules.sheet.report import Issue, Report
 
 # Codes whose ``id`` is a player's federation ID (in the others it is a tournament's).
@@ -55,3 +55,23 @@ def report_named(report: Report, names: Mapping[str, str]) -> None:
     """Names every issue of the report about a player (in place)."""
     report.errors[:] = [issue_named(issue, names) for issue in report.errors]
     report.warnings[:] = [issue_named(issue, names) for issue in report.warnings]
+
+
+def cell_subjects(parsed: ParsedSheet) -> dict[tuple[str, int], tuple[str, dict[str, object]]]:
+    """What each row of Players and Games is about, for a page that names things rather than cells (a tournament
+    day's referee never saw the workbook the site built): ("Players", row) -> ("player", {"name", "key"}),
+    ("Games", row) -> ("game", {"round", "table"})."""
+    subjects: dict[tuple[str, int], tuple[str, dict[str, object]]] = {}
+    names = sheet_names(parsed.players)
+    for player in parsed.players:
+        subjects[("Players", player.row)] = ("player", {"name": names.get(player.key, ""), "key": player.key})
+    for game in parsed.games:
+        subjects[("Games", game.row)] = ("game", {"round": game.round, "table": game.table})
+    return subjects
+
+
+def issue_subject(issue_sheet: str, cell: str, subjects: Mapping[tuple[str, int], tuple[str, dict[str, object]]]
+                  ) -> tuple[str, dict[str, object]] | None:
+    """The subject of the row of an issue's cell ('D9' -> row 9), or None (the Tournament sheet, the file)."""
+    digits = "".join(c for c in cell if c.isdigit())
+    return subjects.get((issue_sheet, int(digits))) if digits else None
