@@ -88,3 +88,14 @@ def test_it_merges_records_found_by_name(board_client):
 def test_a_search_too_long_or_with_a_nul_byte_is_a_message_not_an_error(board_client):
     response = board_client.post(reverse("board:sanctions"), _card(player="x" * 500))
     assert response.status_code == 200 and not Sanction.objects.exists()
+
+
+def test_the_admins_confirmation_names_the_card(admin_client, board):
+    card = sanction_give(player=make_player("Moreau", "Benoît", pk=229), kind="yellow", reason="late list",
+                         user=board, decided_on=date(2026, 3, 12))
+    response = admin_client.post(reverse("admin:players_sanction_change", args=[card.pk]), {
+        "reason": "late list, twice", "decided_on": "2026-03-12", "expires_on": "2027-03-12", "tournament": ""},
+        follow=True)
+    page = response.content.decode()
+    assert "yellow card of 12 March 2026 for Benoît Moreau (229)" in page
+    assert Sanction.objects.get(pk=card.pk).reason == "late list, twice"
