@@ -64,3 +64,26 @@ def test_the_sanction_form_finds_the_player_by_name(live_server, browser_page, s
     expect(page.locator(".messages")).to_contain_text("Recorded: the yellow card of")
     expect(page.locator("main")).to_contain_text("yellow card of 12 March 2026 for Paul Martin (501)")
     shot(page, "sanctions")
+
+
+def test_a_sheet_report_names_the_players_in_french(live_server, new_context, shot, referee, tmp_path,
+                                                     transactional_db):
+    from tests.referee.helpers import create_known_players, make_tournament, valid_sheet
+
+    players = create_known_players()
+    tournament = make_tournament(referees=[referee], registered=[players[101], players[102], players[104]])
+    faulty = valid_sheet(tournament).set_game(1, "Player B", 108).set_player(101, "Penalty", 20)
+    path = tmp_path / "printemps.xlsx"
+    path.write_bytes(faulty.build())
+    page = new_context(viewport={"width": 1280, "height": 900}, locale="fr-FR").new_page()
+    page.goto(f"{live_server.url}/accounts/login/?next=/referee/")
+    page.fill("input[name=login]", "referee")
+    page.fill("input[name=password]", "referee-pass-123")
+    page.click("main button[type=submit]")
+    page.set_input_files("input[type=file]", str(path))
+    page.locator("main form button[type=submit]").first.click()
+    main = page.locator("main")
+    expect(main).to_contain_text("Juan Lopez (108) joue deux parties à la ronde 1")
+    expect(main).to_contain_text("ronde 1, table 4")
+    expect(main).to_contain_text("Paul Martin (101) a 20 points de pénalité")
+    shot(page, "sheet-report-fr")
