@@ -354,8 +354,8 @@ def merge(request):
             except GovernanceError as exc:
                 form.add_error(None, str(exc))
             else:
-                messages.success(request, _("Player %(dup)s merged into %(keep)s; ID %(dup)s is retired.")
-                                 % {"dup": duplicate.pk, "keep": keep.pk})
+                messages.success(request, _("%(dup)s merged into %(keep)s; ID %(id)s is retired.")
+                                 % {"dup": duplicate, "keep": keep, "id": duplicate.pk})
                 return redirect("board:merge")
         if not form.errors:
             # What would refuse the merge is shown before its button, not after a click.

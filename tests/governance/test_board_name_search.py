@@ -81,8 +81,9 @@ def test_it_merges_records_found_by_name(board_client):
     page = board_client.post(reverse("board:merge"), {"keep": "benoît moreau", "duplicate": "MORAUD"}).content.decode()
     assert '<input type="hidden" name="keep" value="229">' in page
     assert '<input type="hidden" name="duplicate" value="363">' in page
-    board_client.post(reverse("board:merge"), {"keep": 229, "duplicate": 363, "confirm": "yes"})
+    response = board_client.post(reverse("board:merge"), {"keep": 229, "duplicate": 363, "confirm": "yes"}, follow=True)
     assert Player.objects.get(pk=363).merged_into_id == 229
+    assert "Benoit Moraud (363) merged into Benoît Moreau (229); ID 363 is retired." in response.content.decode()
 
 
 def test_a_search_too_long_or_with_a_nul_byte_is_a_message_not_an_error(board_client):
