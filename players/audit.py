@@ -219,6 +219,13 @@ def audit_described(entries) -> list[AuditEntry]:
     return entries
 
 
+def action_label(action: str) -> str:
+    """An action code as the filter's links show it: its sentence with "…" for the object ("merged player … into
+    …"), or its words."""
+    sentence = ACTIONS.get(action)
+    return str(sentence) % {"object": "…", "keep": "…", "id": "…"} if sentence else action.replace("_", " ")
+
+
 def _who(user) -> str:
     if user is None:
         return gettext("the site")

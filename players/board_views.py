@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from adlg_site.inputs import MAX_WHOLE, whole_number
 from players import permissions
-from players.audit import audit_described, audit_entries
+from players.audit import action_label, audit_described, audit_entries
 from players.claims import ClaimError, claim_confirm, claim_refuse, claims_pending, confirmed_email, player_unlink
 from players.governance import (
     GovernanceError,
@@ -544,6 +544,7 @@ def audit(request):
     page.object_list = audit_described(page.object_list)  # names read once for the page, not per row
     query = request.GET.copy()
     query.pop("page", None)
-    actions = AuditEntry.objects.order_by("action").values_list("action", flat=True).distinct()
+    actions = [(code, action_label(code))
+               for code in AuditEntry.objects.order_by("action").values_list("action", flat=True).distinct()]
     return render(request, "board/audit.html",
                   {"form": form, "page": page, "query": query.urlencode(), "actions": actions})

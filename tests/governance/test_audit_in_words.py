@@ -40,6 +40,7 @@ def test_it_says_who_when_and_what_a_merge_did_by_names(board_client, board):
     assert "Claire Dubois" in page
     assert "12 March 2026, 14:05" in page  # Paris is UTC+1 in March
     assert "player_merge</td>" not in page and "players.Player 363" not in page and "123456" not in page
+    assert '<a href="?action=player_merge">merged player … into …</a>' in page  # the filter's link, in words
 
 
 def test_it_names_the_card_given_and_withdrawn(board_client, board):
