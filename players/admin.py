@@ -1,10 +1,12 @@
 from django.contrib import admin
+from django.contrib.admin.views.main import ChangeList
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from players import admin_actions
 from players.admin_forms import ClubForm, PlayerForm
 from players.admin_mixins import AuditedAdmin, PlayerSearchAdmin, ReadOnlyAdmin
+from players.audit import audit_described
 from players.models import AuditEntry, Club, Country, OpeningBalance, Player, RetiredId, Sanction
 from players.services import next_free_id_preview, player_ids_allocate
 from ratings.requests import replay_request
@@ -87,9 +89,40 @@ class SanctionAdmin(admin_actions.SanctionAdminMixin, PlayerSearchAdmin, Audited
     list_select_related = ["player"]
 
 
+class AuditChangeList(ChangeList):
+    """The admin's list of the audit log, each page's entries described at once (players.audit.audit_described:
+    one query per kind of object named, not one per row)."""
+
+    def get_results(self, request):
+        super().get_results(request)
+        self.result_list = audit_described(self.result_list)
+
+
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnlyAdmin):
-    list_display = ["at", "user", "action", "object_type", "object_id", "summary"]
+    list_display = ["when", "who", "what", "object_name"]
     list_filter = ["action", "object_type"]
     search_fields = ["summary", "object_id"]
     date_hierarchy = "at"
+    list_select_related = ["user"]
+
+    def get_changelist(self, request, **kwargs):
+        return AuditChangeList
+
+    @admin.display(description=_("when"), ordering="at")
+    def when(self, entry):
+        return entry.when
+
+    @admin.display(description=_("who"))
+    def who(self, entry):
+        return entry.who
+
+    @admin.display(description=_("what"))
+    def what(self, entry):
+        return "; ".join([entry.what, *entry.details, *(
+            f"{line.field}: {line.before} → {line.after}" if line.changed else f"{line.field}: {line.after}"
+            for line in entry.lines)])
+
+    @admin.display(description=_("object"))
+    def object_name(self, entry):
+        return entry.object_name

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from adlg_site.inputs import MAX_WHOLE, whole_number
 from players import permissions
-from players.audit import audit_entries, change_lines
+from players.audit import action_label, audit_described, audit_entries
 from players.claims import ClaimError, claim_confirm, claim_refuse, claims_pending, confirmed_email, player_unlink
 from players.governance import (
     GovernanceError,
@@ -34,9 +34,10 @@ from players.governance import (
     sanction_withdraw,
 )
 from players.models import AuditEntry, Player, PlayerClaim, RetiredId, Sanction
+from players.selectors import player_search_q
 from players.services import next_free_id_preview
 from ratings.models import ReplayRequest
-from rules.names import MAX_QUERY
+from rules.names import MAX_QUERY, fold_name, search_words
 from tournaments.models import Game, Tournament
 from tournaments.registration import (
     club_year_tournaments,
@@ -50,28 +51,88 @@ from tournaments.services import tournament_exception_approve, tournament_overri
 # --- forms -------------------------------------------------------------------------------------------------------
 
 
-class PlayerIdField(forms.IntegerField):
-    """A federation ID that must name an existing player; cleans to the Player."""
+# How many matches a refused search lists, for the board to pick one by its ID or more of its name.
+SHOWN_MATCHES = 8
+
+
+def _matches_text(found: list) -> str:
+    shown = ", ".join(str(item) for item in found[:SHOWN_MATCHES])
+    return shown + ("…" if len(found) > SHOWN_MATCHES else "")
+
+
+class PlayerField(forms.CharField):
+    """A player by name or federation ID, through the site's one name search (players.selectors.player_search_q:
+    accents and case aside, every word in the name). Cleans to the Player when exactly one matches; otherwise says
+    who matches, for the board to type the ID or more of the name. Merged records are left out: they are no one's
+    record any more."""
 
     def __init__(self, **kwargs):
-        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_length", MAX_QUERY)
+        kwargs.setdefault("help_text", gettext_lazy("A name (accents and case do not matter) or a federation ID."))
         super().__init__(**kwargs)
 
     def clean(self, value):
-        player_id = super().clean(value)
-        if player_id is None:
+        query = super().clean(value)
+        if not query:
             return None
-        player = Player.objects.select_related("club", "country").filter(pk=player_id).first()
-        if player is None:
-            raise forms.ValidationError(_("No player has the ID %(id)s.") % {"id": player_id})
-        return player
+        records = Player.objects.select_related("club", "country")
+        player_id = whole_number(query, minimum=1)
+        if player_id is not None:
+            player = records.filter(pk=player_id).first()
+            if player is None:
+                raise forms.ValidationError(_("No player has the ID %(id)s.") % {"id": player_id})
+            return player
+        found = list(records.filter(player_search_q(query), merged_into__isnull=True)
+                     .order_by("last_name", "first_name", "id")[:SHOWN_MATCHES + 1])
+        if not found:
+            raise forms.ValidationError(_("No player's name matches “%(query)s”. Check the spelling, or type the "
+                                          "federation ID.") % {"query": query})
+        if len(found) > 1:
+            raise forms.ValidationError(_("Several players match “%(query)s”: %(players)s. Type the ID of the one "
+                                          "you mean, or more of the name.")
+                                        % {"query": query, "players": _matches_text(found)})
+        return found[0]
 
 
-class TournamentChoiceField(forms.ModelChoiceField):
+class TournamentSearchField(forms.CharField):
+    """A tournament of `queryset` by its number, or by words of its name or city (accents and case aside): the
+    board types "lyon 2025" rather than scrolling a drop-down of 130. Several matches are listed, with their date
+    and city, for the board to type the number."""
+
+    def __init__(self, *, queryset=None, **kwargs):
+        kwargs.setdefault("max_length", MAX_QUERY)
+        super().__init__(**kwargs)
+        self.queryset = queryset
+
+    def clean(self, value):
+        query = super().clean(value)
+        if not query:
+            return None
+        number = whole_number(query, minimum=1)
+        if number is not None:
+            tournament = self.queryset.filter(pk=number).first()
+            if tournament is None:
+                raise forms.ValidationError(_("No tournament of these two years has the number %(id)s.")
+                                            % {"id": number})
+            return tournament
+        words = search_words(query)
+        # A few hundred tournaments at most: folded in Python, one query, no column to keep in step.
+        found = [t for t in self.queryset
+                 if all(word in fold_name(f"{t.name} {t.city} {t.end_date:%Y}").casefold() for word in words)]
+        if not found:
+            raise forms.ValidationError(_("No tournament of these two years matches “%(query)s”.")
+                                        % {"query": query})
+        if len(found) > 1:
+            raise forms.ValidationError(_("Several tournaments match “%(query)s”: %(tournaments)s. Type the number "
+                                          "of the one you mean, or more of its name.")
+                                        % {"query": query, "tournaments": _matches_text(
+                                            [tournament_label(t) for t in found])})
+        return found[0]
+
+
+def tournament_label(tournament) -> str:
     """A tournament told apart from others of the same name by its date and city."""
-
-    def label_from_instance(self, obj):
-        return f"{obj.name} — {date_format(obj.end_date)}, {obj.city} (no. {obj.pk})"
+    return f"{tournament.name} — {date_format(tournament.end_date)}, {tournament.city} (no. {tournament.pk})"
 
 
 def _recent_tournaments():
@@ -83,14 +144,14 @@ def _recent_tournaments():
 
 
 class SanctionForm(forms.Form):
-    player = PlayerIdField(label=gettext_lazy("Player ID"))
+    player = PlayerField(label=gettext_lazy("Player"))
     kind = forms.ChoiceField(label=gettext_lazy("Sanction"), choices=Sanction.KIND_CHOICES)
     decided_on = forms.DateField(label=gettext_lazy("Decided on"), widget=forms.DateInput(attrs={"type": "date"}))
-    tournament = TournamentChoiceField(
-        label=gettext_lazy("Tournament"), queryset=None, required=False,
-        empty_label=gettext_lazy("none (outside a tournament)"),
-        help_text=gettext_lazy("Where it happened. A red card's public notice gives this tournament and the date, "
-                               "never the player."))
+    tournament = TournamentSearchField(
+        label=gettext_lazy("Tournament"), required=False,
+        help_text=gettext_lazy("Where it happened: words of its name or city, or its number; blank outside a "
+                               "tournament. A red card's public notice gives this tournament and the date, never "
+                               "the player."))
     reason = forms.CharField(label=gettext_lazy("Reason (confidential)"), widget=forms.Textarea(attrs={"rows": 3}),
                              help_text=gettext_lazy("Seen only by the technical board (and, for a card, by the "
                                                     "referees of the player's tournaments)."))
@@ -106,8 +167,8 @@ class SanctionWithdrawForm(forms.Form):
 
 
 class MergeForm(forms.Form):
-    keep = PlayerIdField(label=gettext_lazy("ID to keep"))
-    duplicate = PlayerIdField(label=gettext_lazy("Duplicate ID (retired)"))
+    keep = PlayerField(label=gettext_lazy("Record to keep"))
+    duplicate = PlayerField(label=gettext_lazy("Duplicate (its ID is retired)"))
 
     def clean(self):
         cleaned = super().clean()
@@ -219,16 +280,18 @@ def sanctions(request):
                 except GovernanceError as exc:
                     form.add_error(None, str(exc))
                 else:
-                    messages.success(request, _("Recorded: %(sanction)s for %(name)s (%(id)s).") % {
-                        "sanction": sanction.get_kind_display(), "name": data["player"].full_name,
-                        "id": sanction.player_id})
+                    messages.success(request, _("Recorded: the %(sanction)s.") % {"sanction": sanction})
                     return redirect("board:sanctions")
     else:
         form = SanctionForm(initial={"player": request.GET.get("player"), "decided_on": today})
     current = (permissions.visible_sanctions(request.user, today=today)
                .exclude(kind=Sanction.YELLOW, expires_on__lt=today)
                .select_related("player", "created_by", "tournament"))
-    return render(request, "board/sanctions.html", {"form": form, "sanctions": current})
+    # Withdrawn cards and exclusions stay in sight, with when, by whom and why: the row is gone (its confidential
+    # reason with it), the audit log keeps the withdrawal.
+    withdrawn = audit_described(AuditEntry.objects.filter(action__in=["sanction_withdrawn", "exclusion_withdrawn"])
+                                .select_related("user")[:50])
+    return render(request, "board/sanctions.html", {"form": form, "sanctions": current, "withdrawn": withdrawn})
 
 
 @permissions.rule_required(permissions.is_board)
@@ -291,8 +354,8 @@ def merge(request):
             except GovernanceError as exc:
                 form.add_error(None, str(exc))
             else:
-                messages.success(request, _("Player %(dup)s merged into %(keep)s; ID %(dup)s is retired.")
-                                 % {"dup": duplicate.pk, "keep": keep.pk})
+                messages.success(request, _("%(dup)s merged into %(keep)s; ID %(id)s is retired.")
+                                 % {"dup": duplicate, "keep": keep, "id": duplicate.pk})
                 return redirect("board:merge")
         if not form.errors:
             # What would refuse the merge is shown before its button, not after a click.
@@ -479,10 +542,10 @@ def audit(request):
                        object_id=filters.get("object_id", ""), username=filters.get("user", ""),
                        since=filters.get("since"))
     page = Paginator(qs, 50).get_page(request.GET.get("page"))
-    for entry in page:
-        entry.lines = change_lines(entry)
+    page.object_list = audit_described(page.object_list)  # names read once for the page, not per row
     query = request.GET.copy()
     query.pop("page", None)
-    actions = AuditEntry.objects.order_by("action").values_list("action", flat=True).distinct()
+    actions = [(code, action_label(code))
+               for code in AuditEntry.objects.order_by("action").values_list("action", flat=True).distinct()]
     return render(request, "board/audit.html",
                   {"form": form, "page": page, "query": query.urlencode(), "actions": actions})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.formats import date_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -196,7 +197,17 @@ class Sanction(models.Model):
         verbose_name_plural = _("sanctions")
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} #{self.pk}"
+        # Which card, for whom: the admin's confirmations and the audit log say it ("Sanction 1" said nothing).
+        return sanction_label(self.kind, self.decided_on, self.player)
+
+
+def sanction_label(kind: str, decided_on, player) -> str:
+    """'yellow card of 12 March 2026 for Benoît Moreau (229)': a card by its kind, date and player (a Player, or
+    any text naming them), in the reader's language."""
+    kinds = dict(Sanction.KIND_CHOICES)
+    when = date_format(decided_on, "j F Y") if hasattr(decided_on, "year") else str(decided_on or "")
+    return _("%(kind)s of %(date)s for %(player)s") % {"kind": kinds.get(kind, kind), "date": when,
+                                                       "player": player}
 
 
 class AuditEntry(models.Model):

@@ -28,6 +28,7 @@ from rules.sheet.format import (
     TEXT_LIMITS,
     Severity,
 )
+from rules.sheet.naming import report_named, sheet_names
 from rules.sheet.parsed import ParsedSheet, SheetContext
 from rules.sheet.report import Issue, Report
 from rules.sheet.values import fold, name_club_key, shown_value
@@ -238,5 +239,6 @@ def check_sheet(parsed: ParsedSheet, context: SheetContext) -> Report:
                 sheet_name=f"{player.first_name} {player.last_name}".strip(),
                 site_name=f"{known_player.first_name} {known_player.last_name}".strip(),
             )
+    report_named(report, sheet_names(parsed.players))
     report.sort()
     return report

@@ -252,9 +252,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "comme une formule quand le site l'exporte. Retirez le {start} du début.",
     },
     "penalty_reason_required": {
-        "en": "Player {key} has {penalty} penalty points but no Penalty reason. Write the reason (late "
+        "en": "{Player} has {penalty} penalty points but no Penalty reason. Write the reason (late "
         "list, changed list, disruptive play...) in the Penalty reason column.",
-        "fr": "Le joueur {key} a {penalty} points de pénalité mais pas de motif (Penalty reason). "
+        "fr": "{Player} a {penalty} points de pénalité mais pas de motif (Penalty reason). "
         "Écrivez le motif (liste en retard, liste modifiée, jeu perturbateur...) dans la colonne Penalty "
         "reason.",
     },
@@ -267,9 +267,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "joueur.",
     },
     "duplicate_player": {
-        "en": "Player {key} is listed twice (first in row {first_row}). Keep one of the two rows, and "
+        "en": "{Player} is listed twice (first in row {first_row}). Keep one of the two rows, and "
         "give each new player a different tag.",
-        "fr": "Le joueur {key} figure deux fois (d'abord en ligne {first_row}). Gardez une seule des "
+        "fr": "{Player} figure deux fois (d'abord en ligne {first_row}). Gardez une seule des "
         "deux lignes, et donnez une étiquette différente à chaque nouveau joueur.",
     },
     "new_player_name_required": {
@@ -285,30 +285,30 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     # --- games ---
     "player_twice_in_round": {
-        "en": "Player {key} plays two games in round {round} (the other in row {first_row}). Correct one "
+        "en": "{Player} plays two games in round {round} (the other in row {first_row}). Correct one "
         "of the two pairings.",
-        "fr": "Le joueur {key} joue deux parties à la ronde {round} (l'autre en ligne {first_row}). "
+        "fr": "{Player} joue deux parties à la ronde {round} (l'autre en ligne {first_row}). "
         "Corrigez l'un des deux appariements.",
     },
     "player_against_himself": {
-        "en": "Player {key} is paired against himself. Correct Player A or Player B.",
-        "fr": "Le joueur {key} est apparié contre lui-même. Corrigez Player A ou Player B.",
+        "en": "{Player} is paired against himself. Correct Player A or Player B.",
+        "fr": "{Player} est apparié contre lui-même. Corrigez Player A ou Player B.",
     },
     "spare_against_spare": {
         "en": "The spare (99) is paired against the spare. Correct Player A or Player B.",
         "fr": "Le joueur de réserve (99) est apparié contre lui-même. Corrigez Player A ou Player B.",
     },
     "different_pools": {
-        "en": "Players {a} (pool {pool_a}) and {b} (pool {pool_b}) are in different pools and cannot "
+        "en": "{Player_a} is in pool {pool_a} and {player_b} in pool {pool_b}: players of different pools cannot "
         "play each other. Correct the pairing, or the Pool column of the Players sheet.",
-        "fr": "Les joueurs {a} (poule {pool_a}) et {b} (poule {pool_b}) sont dans des poules différentes "
-        "et ne peuvent pas jouer ensemble. Corrigez l'appariement, ou la colonne Pool de la feuille "
+        "fr": "{Player_a} est dans la poule {pool_a} et {player_b} dans la poule {pool_b} : des joueurs de "
+        "poules différentes ne peuvent pas jouer ensemble. Corrigez l'appariement, ou la colonne Pool de la feuille "
         "Players.",
     },
     "players_met_twice": {
-        "en": "Players {a} and {b} already met (row {first_row}), and players can never meet twice in a "
+        "en": "{Player_a} and {player_b} already met (row {first_row}), and players can never meet twice in a "
         "tournament (charter App. 2 §2.a.i). Correct one of the two pairings.",
-        "fr": "Les joueurs {a} et {b} se sont déjà rencontrés (ligne {first_row}), or deux joueurs ne "
+        "fr": "{Player_a} et {player_b} se sont déjà rencontrés (ligne {first_row}), or deux joueurs ne "
         "peuvent jamais se rencontrer deux fois dans un tournoi (charte, ann. 2 §2.a.i). Corrigez l'un "
         "des deux appariements.",
     },
@@ -327,9 +327,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "des joueurs du site, ou donnez une étiquette N1, N2... à un joueur nouveau dans la fédération.",
     },
     "excluded_player": {
-        "en": "Player {id} is excluded from the federation's rankings, and none of their games can count "
+        "en": "{Player} is excluded from the federation's rankings, and none of their games can count "
         "(charter App. 7 §3). Remove the player's row and games, or contact the technical board.",
-        "fr": "Le joueur {id} est exclu des classements de la fédération et aucune de ses parties ne "
+        "fr": "{Player} est exclu des classements de la fédération et aucune de ses parties ne "
         "peut compter (charte, ann. 7 §3). Retirez sa ligne et ses parties, ou contactez le bureau "
         "technique.",
     },
@@ -364,24 +364,24 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     # --- warnings ---
     "same_club_pairing": {
-        "en": "Players {a} and {b}, both of club {club}, are paired in round {round}; the charter asks "
+        "en": "{Player_a} and {player_b}, both of club {club}, are paired in round {round}; the charter asks "
         "to avoid this in the first round, and the first two from 4 rounds up (App. 2 §2.a.ii). Check "
         "the pairing; the import goes on.",
-        "fr": "Les joueurs {a} et {b}, tous deux du club {club}, sont appariés à la ronde {round} ; la "
+        "fr": "{Player_a} et {player_b}, tous deux du club {club}, sont appariés à la ronde {round} ; la "
         "charte demande de l'éviter à la première ronde, et aux deux premières à partir de 4 rondes "
         "(ann. 2 §2.a.ii). Vérifiez l'appariement ; l'import continue.",
     },
     "player_without_game": {
-        "en": "Player {key} is registered but plays no game. Add the player's games or remove the row; "
+        "en": "{Player} is registered but plays no game. Add the player's games or remove the row; "
         "the import goes on.",
-        "fr": "Le joueur {key} est inscrit mais ne joue aucune partie. Ajoutez ses parties ou retirez la "
+        "fr": "{Player} est inscrit mais ne joue aucune partie. Ajoutez ses parties ou retirez la "
         "ligne ; l'import continue.",
     },
     "new_player_matches_known": {
-        "en": "New player {key} has the same name and club as known player {id} ({first_name} "
-        "{last_name}). If it is the same person, write {id} instead of {key}; the import goes on.",
-        "fr": "Le nouveau joueur {key} a le même nom et le même club que le joueur connu {id} "
-        "({first_name} {last_name}). Si c'est la même personne, écrivez {id} au lieu de {key} ; l'import "
+        "en": "{Player}, new to the federation, has the same name and club as the known player {first_name} "
+        "{last_name} ({id}). If it is the same person, write {id} instead of {key}; the import goes on.",
+        "fr": "{Player}, nouveau dans la fédération, a le même nom et le même club que le joueur connu "
+        "{first_name} {last_name} ({id}). Si c'est la même personne, écrivez {id} au lieu de {key} ; l'import "
         "continue.",
     },
     "name_differs": {
@@ -409,7 +409,29 @@ def render(*, code: str, params: Mapping[str, object], lang: str | None = "en") 
     if templates is None:
         # A code without a message is a bug of ours, but the referee still deserves a readable line.
         return code
-    return templates[lang].format(**params)
+    return templates[lang].format(**people(params, lang))
+
+
+# A player without a name in the sheet (the admin's forms, a tag never listed) is still "player 229".
+_UNNAMED = {"en": "player {ref}", "fr": "le joueur {ref}"}
+_PEOPLE = (("key", "name", "player"), ("id", "name", "player"), ("a", "a_name", "player_a"),
+           ("b", "b_name", "player_b"))
+
+
+def people(params: Mapping[str, object], lang: str) -> dict[str, object]:
+    """The params with the words for each player they refer to (rules.sheet.naming): ``player``, ``player_a``,
+    ``player_b`` ("Benoît Moreau (229)", or "player 229" without a name), and the same capitalised for the start
+    of a sentence (``Player``, ``Player_a``, ``Player_b``). A report stored before names were added still
+    renders, its players by number."""
+    words = dict(params)
+    for reference, name_param, word in _PEOPLE:
+        if reference not in params or word in words:
+            continue
+        name = params.get(name_param)
+        text = f"{name} ({params[reference]})" if name else _UNNAMED[lang].format(ref=params[reference])
+        words[word] = text
+        words[word.capitalize()] = text[:1].upper() + text[1:]
+    return words
 
 
 def _charter_message(*, code: str, params: Mapping[str, object], lang: str) -> str:

@@ -26,6 +26,7 @@ from rules.sheet.consistency import check_charter, check_games, check_players_pl
 from rules.sheet.format import MAX_BYTES, SHEETS
 from rules.sheet.games_sheet import read_games
 from rules.sheet.guard import Refused, guard, is_defused_error, refusal
+from rules.sheet.naming import report_named, sheet_names
 from rules.sheet.parsed import ParsedSheet
 from rules.sheet.players_sheet import read_players
 from rules.sheet.reading import Reading
@@ -94,6 +95,7 @@ def _read(workbook: Any, *, today: date, content_hash: str) -> ParsedSheet:
                 # These are warnings only: a fault in the scoring module must not block an import. It is
                 # logged, since it should never happen.
                 logger.exception("charter conditions could not be checked")
+    report_named(reading.report, sheet_names(reading.players))
     reading.report.bound()
     return ParsedSheet(
         tournament=sheet_tournament(reading.fields) if tournament_ok else None,

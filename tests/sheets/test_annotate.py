@@ -29,10 +29,10 @@ def test_it_marks_each_faulty_cell_with_its_message():
     assert country.fill.start_color.rgb == "00FFC7CE"  # red: an error
     assert country.value == "UK"  # the referee's value stays
     himself = workbook["Games"]["D2"]
-    assert himself.comment.text == "Player 101 is paired against himself. Correct Player A or Player B."
+    assert himself.comment.text == "Paul Martin (101) is paired against himself. Correct Player A or Player B."
     late = workbook["Players"]["A12"]
     assert late.fill.start_color.rgb == "00FFEB9C"  # yellow: a warning only
-    assert late.comment.text.startswith("Player 109 is registered but plays no game.")
+    assert late.comment.text.startswith("Lou Late (109) is registered but plays no game.")
     assert workbook["Games"]["C2"].comment is None
 
 
@@ -47,7 +47,7 @@ def test_it_lists_every_issue_first_with_links_to_the_cells():
         ("error", "Games", "D2"),
         ("warning", "Players", "A12"),
     ]
-    assert rows[1][3] == "Player 101 is paired against himself. Correct Player A or Player B."
+    assert rows[1][3] == "Paul Martin (101) is paired against himself. Correct Player A or Player B."
     assert sheet["C3"].hyperlink.location == "'Tournament'!B8"
     assert sheet["C4"].hyperlink.location == "'Games'!D2"
 

@@ -71,7 +71,7 @@ def test_it_reports_an_excluded_player():
         code="excluded_player",
         sheet="Players",
         cell="A7",
-        en="Player 106 is excluded from the federation's rankings, and none of their games can count "
+        en="Ian Brown (106) is excluded from the federation's rankings, and none of their games can count "
         "(charter App. 7 §3). Remove the player's row and games, or contact the technical board.",
     )
 
@@ -144,8 +144,8 @@ def test_it_warns_of_a_new_player_whose_name_and_club_match_a_known_one():
         sheet="Players",
         cell="A10",
         severity="warning",
-        en="New player N1 has the same name and club as known player 150 (Nina Nouveau). If it is the same "
-        "person, write 150 instead of N1; the import goes on.",
+        en="Nina Nouveau (N1), new to the federation, has the same name and club as the known player Nina "
+        "Nouveau (150). If it is the same person, write 150 instead of N1; the import goes on.",
     )
 
 

@@ -388,7 +388,7 @@ def test_it_requires_a_reason_for_penalty_points():
         code="penalty_reason_required",
         sheet="Players",
         cell="I2",
-        en="Player 101 has 20 penalty points but no Penalty reason. Write the reason (late list, changed "
+        en="Paul Martin (101) has 20 penalty points but no Penalty reason. Write the reason (late list, changed "
         "list, disruptive play...) in the Penalty reason column.",
     )
 
@@ -429,7 +429,7 @@ def test_it_reports_a_player_listed_twice():
         code="duplicate_player",
         sheet="Players",
         cell="A12",
-        en="Player 101 is listed twice (first in row 2). Keep one of the two rows, and give each new player "
+        en="Paul Martin (101) is listed twice (first in row 2). Keep one of the two rows, and give each new player "
         "a different tag.",
     )
     assert len(report.errors) == 1
@@ -438,7 +438,8 @@ def test_it_reports_a_player_listed_twice():
 def test_it_reports_a_tag_given_twice_whatever_its_case():
     builder = SheetBuilder.valid()
     builder.add_player(["n1", "Autre", "Anne", "Beta"])
-    assert issues_of(builder.read().report, "duplicate_player")[0].params == {"key": "N1", "first_row": 10}
+    params = issues_of(builder.read().report, "duplicate_player")[0].params
+    assert params == {"key": "N1", "first_row": 10, "name": "Nina Nouveau"}
 
 
 def test_it_requires_the_name_of_a_new_player():
@@ -494,7 +495,7 @@ def test_it_reports_a_player_in_two_games_of_one_round():
         code="player_twice_in_round",
         sheet="Games",
         cell="D5",
-        en="Player 108 plays two games in round 1 (the other in row 3). Correct one of the two pairings.",
+        en="Juan Lopez (108) plays two games in round 1 (the other in row 3). Correct one of the two pairings.",
     )
     assert len(report.errors) == 1
 
@@ -520,7 +521,7 @@ def test_it_reports_a_player_against_himself():
         code="player_against_himself",
         sheet="Games",
         cell="D2",
-        en="Player 101 is paired against himself. Correct Player A or Player B.",
+        en="Paul Martin (101) is paired against himself. Correct Player A or Player B.",
     )
     assert len(report.errors) == 1
 
@@ -548,8 +549,8 @@ def test_it_reports_players_of_different_pools_in_one_game():
         code="different_pools",
         sheet="Games",
         cell="D17",
-        en="Players 301 (pool C) and 302 (pool D) are in different pools and cannot play each other. Correct "
-        "the pairing, or the Pool column of the Players sheet.",
+        en="Cy Cole (301) is in pool C and Dee Dane (302) in pool D: players of different pools cannot play each "
+        "other. Correct the pairing, or the Pool column of the Players sheet.",
     )
     assert len(report.errors) == 1
 
@@ -562,8 +563,8 @@ def test_it_reports_two_players_meeting_twice():
         code="players_met_twice",
         sheet="Games",
         cell="C13",
-        en="Players 102 and 104 already met (row 8), and players can never meet twice in a tournament "
-        "(charter App. 2 §2.a.i). Correct one of the two pairings.",
+        en="Luc Bernard (102) and John Smith (104) already met (row 8), and players can never meet twice in a "
+        "tournament (charter App. 2 §2.a.i). Correct one of the two pairings.",
     )
     assert len(report.errors) == 1
 

@@ -19,9 +19,9 @@ def test_it_warns_of_players_of_one_club_paired_in_the_first_round():
         sheet="Games",
         cell="D2",
         severity="warning",
-        en="Players 101 and 102, both of club Alpha, are paired in round 1; the charter asks to avoid this "
-        "in the first round, and the first two from 4 rounds up (App. 2 §2.a.ii). Check the pairing; the "
-        "import goes on.",
+        en="Paul Martin (101) and Luc Bernard (102), both of club Alpha, are paired in round 1; the charter asks "
+        "to avoid this in the first round, and the first two from 4 rounds up (App. 2 §2.a.ii). Check the "
+        "pairing; the import goes on.",
     )
 
 
@@ -70,7 +70,7 @@ def test_it_warns_of_a_registered_player_without_a_game():
         sheet="Players",
         cell="A12",
         severity="warning",
-        en="Player 109 is registered but plays no game. Add the player's games or remove the row; the import "
+        en="Lou Late (109) is registered but plays no game. Add the player's games or remove the row; the import "
         "goes on.",
     )
 

@@ -133,9 +133,10 @@ def _named(issue: Issue, names: dict[str, str]) -> tuple[str, dict]:
         return "publish_met_twice", {"a": name(p.get("a")), "b": name(p.get("b"))}
     if issue.code == "player_without_game":
         return "publish_without_game", {"player": name(p.get("key"))}
-    named = {k: name(v) if k in ("a", "b", "key") else v for k, v in p.items()}
-    return "publish_issue", {"message": Issue(issue.code, "", "", named).message("en"),
-                             "message_fr": Issue(issue.code, "", "", named).message("fr")}
+    # The sheet's own sentence, without its place: the workbook's players already carry their names in it
+    # (rules.sheet.naming), "Benoît Moreau (229)".
+    return "publish_issue", {"message": Issue(issue.code, "", "", p).message("en"),
+                             "message_fr": Issue(issue.code, "", "", p).message("fr")}
 
 
 def report_notices(report: Report, live: LiveTournament) -> list[tuple[str, dict]]:

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from players.audit import audit_record
 from rules.pairing import free_game_players, free_game_problems
-from rules.rulesets import SPARE_ID
+from rules.rulesets import SPARE_ID, SPARE_NAME
 from rules.scoring import scores
 from rules.sheet.checks import game_faults
 from rules.sheet.messages import render as fault_text
@@ -55,6 +55,7 @@ def results_record(live: LiveTournament, number: int, results: Sequence[Result],
         problems: list[tuple[str, dict]] = []
         changed: list[LiveTable] = []
         altered: set[tuple[str, int]] = set()  # (pool, round) of a result entered before that now changes
+        entries: list[dict] = []  # each changed table as the audit log names it (_audited)
         may_free: dict[str, frozenset[int]] = {}
         for result in results:
             table = tables.get(result.table)
@@ -69,6 +70,7 @@ def results_record(live: LiveTournament, number: int, results: Sequence[Result],
                 continue  # the same result again: nothing changes
             if table.result:
                 altered.add((table.round.pool, table.round.number))
+            entries.append(_audited(table, result))
             changed.append(_apply(table, result, user))
         if problems:
             raise LiveRefused(problems)
@@ -84,9 +86,9 @@ def results_record(live: LiveTournament, number: int, results: Sequence[Result],
                                                 "entered_at", "claim_a", "claim_b", "revision"])
         if changed:
             audit_record(user=user, action="live_results", obj=live.tournament,
-                         summary=f"round {number}: " + ", ".join(
-                             f"table {t.table} {_shown(t.result, t.a_losses, t.b_losses)}" for t in changed),
-                         changes={"reason": reason} if later else None)
+                         summary="; ".join(f"round {number}, table {e['table']}: {e['a']} {e['result']} {e['b']} "
+                                           f"(was: {e['was']})" for e in entries),
+                         changes={"round": number, "tables": entries, **({"reason": reason} if later else {})})
             bump(live)
     return changed
 
@@ -125,6 +127,17 @@ def _shown(result: str, a_losses: int | None, b_losses: int | None) -> str:
     if a_losses is None and b_losses is None:
         return result
     return f"{result} {'' if a_losses is None else a_losses}% / {'' if b_losses is None else b_losses}%"
+
+
+def _audited(table: LiveTable, result: Result) -> dict:
+    """One table's change as the audit log shows it: who played whom, the result and what it was before ('—' for
+    none), so the board reads "round 5, table 3: Moreau A 10% / 40% Martin (was: —)", not "1 results"."""
+    def name(entrant) -> str:
+        return f"{entrant.first_name} {entrant.last_name}".strip() if entrant is not None else SPARE_NAME
+
+    was = _shown(table.result, table.a_losses, table.b_losses) if table.result else "—"
+    return {"table": table.table, "a": name(table.a), "b": name(table.b),
+            "result": _shown(result.result, result.a_losses, result.b_losses), "was": was}
 
 
 def _later_rounds(live: LiveTournament, altered: Iterable[tuple[str, int]]) -> list[int]:

@@ -41,7 +41,7 @@ from rules.pairing import (
     system_note,
 )
 from rules.pairing import Pool as RulesPool
-from rules.rulesets import SPARE_ID
+from rules.rulesets import SPARE_ID, SPARE_NAME
 from tournaments.live.pools import (
     PoolState,
     bump,
@@ -232,6 +232,9 @@ def round_swap(round_: LiveRound, first: int, second: int, *, reason: str = "", 
             if key not in seat:
                 raise LiveRefused.one("not_in_round", player=key)
         (one, one_side), (other, other_side) = seat[first], seat[second]
+        # The two players by name for the audit log ("149 and 193 swapped" said nothing), read before they move.
+        names = [f"{e.first_name} {e.last_name}".strip() if e is not None else SPARE_NAME
+                 for e in (getattr(one, one_side), getattr(other, other_side))]
         if one is other:
             raise LiveRefused.one("same_table", a=first, b=second)
         made = []
@@ -252,8 +255,11 @@ def round_swap(round_: LiveRound, first: int, second: int, *, reason: str = "", 
                                                     tables=[one.table, other.table], warnings=bent)]
         round_.save(update_fields=["warnings", "changes"])
         audit_record(user=user, action="live_swap", obj=live.tournament,
-                     summary=f"pool {round_.pool} round {round_.number}: {first} (table {one.table}) and {second} "
-                             f"(table {other.table}) swapped", changes={"reason": reason.strip()})
+                     summary=f"pool {round_.pool} round {round_.number}: {names[0]} (table {one.table}) and "
+                             f"{names[1]} (table {other.table}) swapped",
+                     changes={"pool": round_.pool, "round": round_.number, "a": f"{names[0]} ({first})",
+                              "table_a": one.table, "b": f"{names[1]} ({second})", "table_b": other.table,
+                              "reason": reason.strip()})
         bump(live)
     return round_
 

@@ -35,8 +35,10 @@ from players import permissions
 from ratings.models import ReplayRequest
 from rules.sheet import messages as sheet_messages
 from rules.sheet.format import LIMIT_CODES, REFUSAL_CODES
+from rules.sheet.naming import cell_subjects, issue_subject
+from rules.sheet.parsed import ParsedSheet
 from tournaments.entries import sheet_player_rows
-from tournaments.models import Sheet, Tournament
+from tournaments.models import LiveTournament, Sheet, Tournament
 from tournaments.selectors import without_results
 from tournaments.sheets.annotate import annotate_workbook
 from tournaments.sheets.forms import XLSX_TYPE, ConfirmForm, SheetUploadForm, too_big_message, upload_too_big
@@ -45,6 +47,7 @@ from tournaments.sheets.services import (
     UploadForbidden,
     sheet_import,
     sheet_import_committed,
+    sheet_reading,
     sheet_receive_as,
     sheet_recheck,
     sheet_report,
@@ -92,6 +95,30 @@ def _report(sheet: Sheet) -> dict:
     shown = report.get(language()) or report.get("en") or {"errors": [], "warnings": []}
     counts = report.get("counts") or {"errors": len(shown["errors"]), "warnings": len(shown["warnings"])}
     return {**shown, "error_count": counts["errors"], "warning_count": counts["warnings"]}
+
+
+def _placed(report: dict, parsed: ParsedSheet, *, live: bool) -> dict:
+    """The report with, for each issue of a player's or a game's row, what that row is about ("Benoît Moreau (229)",
+    "round 5, table 3"): beside the cell for an uploaded sheet, instead of it for a tournament day's, whose referee
+    never saw the workbook the site built (`live`)."""
+    subjects = cell_subjects(parsed)
+
+    def where(issue: dict) -> str:
+        subject = issue_subject(issue.get("sheet", ""), issue.get("cell", ""), subjects)
+        if subject is None:
+            return ""
+        kind, values = subject
+        if kind == "game":
+            return _("round %(round)s, table %(table)s") % values
+        return f"{values['name']} ({values['key']})" if values["name"] else str(values["key"])
+
+    return {**report, "live": live, "errors": [{**i, "where": where(i)} for i in report["errors"]],
+            "warnings": [{**i, "where": where(i)} for i in report["warnings"]]}
+
+
+def _published_live(sheet: Sheet) -> bool:
+    """The sheet a tournament day's publication built and imported (tournaments.live.publication)."""
+    return LiveTournament.objects.filter(published_sheet=sheet).exists()
 
 
 def too_many_uploads_message(wait: int) -> str:
@@ -278,7 +305,8 @@ def sheet_detail(request, pk: int):
     return render(
         request,
         "referee/report.html",
-        {"sheet": sheet, "report": report, "refused": _refusal_kind(report), "form": SheetUploadForm()},
+        {"sheet": sheet, "report": _placed(report, sheet_reading(sheet), live=False),
+         "refused": _refusal_kind(report), "form": SheetUploadForm()},
     )
 
 
@@ -301,7 +329,7 @@ def _preview(request, sheet: Sheet, form: ConfirmForm, *, status: int = 200) -> 
         {
             "sheet": sheet,
             "preview": preview,
-            "report": report.as_dict(language()),
+            "report": _placed(report.as_dict(language()), parsed, live=False),
             "form": form,
             "upload_form": SheetUploadForm(),
             "may_confirm": preview is not None and permissions.can_send_sheet(request.user, sheet.tournament),
@@ -362,7 +390,7 @@ def sheet_status(request, pk: int):
         {
             "sheet": sheet,
             "progress": _progress(sheet),
-            "report": _report(sheet),
+            "report": _placed(_report(sheet), sheet_reading(sheet), live=_published_live(sheet)),
             "tournament_url": tournament_url(sheet.tournament_id) if sheet.status == Sheet.REPLAYED else None,
             "new_players": sorted((sheet.new_players or {}).items()),
         },
