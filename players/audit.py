@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_lazy
 
+from adlg_site.inputs import whole_number
 from players.models import AuditEntry, sanction_label
 
 
@@ -194,8 +195,8 @@ def audit_described(entries) -> list[AuditEntry]:
     entries = list(entries)
     wanted: dict[str, set[int]] = {"players.Player": set(), "tournaments.Tournament": set()}
     for entry in entries:
-        if entry.object_type in wanted and str(entry.object_id).isdigit():
-            wanted[entry.object_type].add(int(entry.object_id))
+        if entry.object_type in wanted and whole_number(entry.object_id) is not None:
+            wanted[entry.object_type].add(whole_number(entry.object_id))
         for key, value in (entry.changes or {}).items():
             if key in PLAYER_FIELDS:
                 wanted["players.Player"].update(v for v in (value if isinstance(value, list) else [value])
@@ -241,8 +242,8 @@ def _object_name(entry: AuditEntry, names: dict[str, dict[int, str]]) -> str:
         with contextlib.suppress(ValueError, TypeError):  # an odd stored value is shown as it is
             decided = date.fromisoformat(decided) if decided else decided
         return sanction_label(changes["kind"], decided, player)
-    if entry.object_type in names and str(entry.object_id).isdigit():
-        found = names[entry.object_type].get(int(entry.object_id))
+    if entry.object_type in names and whole_number(entry.object_id) is not None:
+        found = names[entry.object_type].get(whole_number(entry.object_id))
         if found:
             return found
     return entry.summary or f"{entry.object_type} {entry.object_id}".strip()

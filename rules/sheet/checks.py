@@ -150,7 +150,8 @@ def referenced_ids(parsed: ParsedSheet) -> set[int]:
     """The federation IDs the sheet mentions (players and games, the spare left out): the service loads these
     players, and no others, into SheetContext.players."""
     keys = {p.key for p in parsed.players} | {k for g in parsed.games for k in (g.a, g.b)}
-    return {int(key) for key in keys if key.isdigit() and key != SPARE}
+    # isdecimal and ASCII: "²" is a digit to str.isdigit but no number to int().
+    return {int(key) for key in keys if key.isascii() and key.isdecimal() and key != SPARE}
 
 
 def check_sheet(parsed: ParsedSheet, context: SheetContext) -> Report:

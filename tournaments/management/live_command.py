@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand
 from django.db import DatabaseError
 
+from adlg_site.inputs import whole_number
 from rules.pairing.messages import notice_text
 from rules.rulesets import SPARE_ID, SPARE_NAME
 from tournaments.live.pools import key_of
@@ -101,8 +102,9 @@ class LiveCommand(BaseCommand):
     def entrant(self, live: LiveTournament, value: str) -> LiveEntrant:
         """A player of the tournament by federation ID, or by tag N<n> for a player new to the federation."""
         text = str(value).strip()
-        if text[:1].upper() == "N" and text[1:].isdigit():
-            found = live.entrants.filter(pk=int(text[1:]), player__isnull=True).first()
+        tag = whole_number(text[1:], minimum=1) if text[:1].upper() == "N" else None
+        if tag is not None:
+            found = live.entrants.filter(pk=tag, player__isnull=True).first()
         else:
             found = live.entrants.filter(player_id=whole(text, "PLAYER_ID", minimum=1, maximum=MAX_ID)).first()
         if found is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
+from adlg_site.inputs import whole_number
 from players.governance import GovernanceError, player_exclude
 from players.models import Player
 
@@ -20,13 +21,14 @@ class Command(BaseCommand):
     def handle(self, *args, player_id: str, reason: str, **options):
         if not player_id:
             raise CommandError("Give the player's ID: exclude_player ID --reason TEXT.")
-        if not player_id.strip().isdigit():
+        number = whole_number(player_id, minimum=1)
+        if number is None:
             raise CommandError(f"{player_id!r} is not a federation ID: give a whole number such as 1234.")
         if not reason.strip():
             raise CommandError("Give the reason of the exclusion with --reason TEXT.")
-        player = Player.objects.filter(pk=int(player_id)).first()
+        player = Player.objects.filter(pk=number).first()
         if player is None:
-            raise CommandError(f"No player has the ID {int(player_id)}.")
+            raise CommandError(f"No player has the ID {number}.")
         try:
             player_exclude(player=player, reason=reason, user=None)
         except GovernanceError as exc:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
+from adlg_site.inputs import whole_number
 from players.governance import GovernanceError, player_merge
 from players.models import Player
 
@@ -22,11 +23,12 @@ class Command(BaseCommand):
             raise CommandError("Give two IDs: merge_players KEEP_ID DUPLICATE_ID.")
         players = []
         for raw in (keep, duplicate):
-            if not raw.strip().isdigit():
+            number = whole_number(raw, minimum=1)
+            if number is None:
                 raise CommandError(f"{raw!r} is not a federation ID: give a whole number such as 1234.")
-            player = Player.objects.filter(pk=int(raw)).first()
+            player = Player.objects.filter(pk=number).first()
             if player is None:
-                raise CommandError(f"No player has the ID {int(raw)}.")
+                raise CommandError(f"No player has the ID {number}.")
             players.append(player)
         try:
             kept = player_merge(keep=players[0], duplicate=players[1], user=None)
