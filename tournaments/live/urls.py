@@ -7,7 +7,7 @@ revision (the table's revision the page showed), confirm (a win with more losses
 
 from django.urls import path
 
-from tournaments.live import entrant_views, publish_views, referee_views, result_views
+from tournaments.live import entrant_views, print_views, publish_views, referee_views, result_views
 
 urlpatterns = [
     path("", referee_views.live_home, name="live_home"),
@@ -35,4 +35,14 @@ urlpatterns = [
     path("<int:tournament_id>/self-entry/", referee_views.live_self_entry, name="live_self_entry"),
     path("<int:tournament_id>/publish/", publish_views.live_publish, name="live_publish"),
     path("<int:tournament_id>/workbook.xlsx", publish_views.live_workbook_download, name="live_workbook"),
+    # The printouts (issue 31): a published round's pairings and result slips, the standings, the final ones.
+    path("<int:tournament_id>/print/rounds/<int:number>/by-name/", print_views.live_print_by_name,
+         name="live_print_by_name"),
+    path("<int:tournament_id>/print/rounds/<int:number>/by-table/", print_views.live_print_by_table,
+         name="live_print_by_table"),
+    path("<int:tournament_id>/print/rounds/<int:number>/slips/", print_views.live_print_slips,
+         name="live_print_slips"),
+    path("<int:tournament_id>/print/rounds/<int:number>/standings/", print_views.live_print_standings,
+         name="live_print_standings"),
+    path("<int:tournament_id>/print/final/", print_views.live_print_final, name="live_print_final"),
 ]
