@@ -172,6 +172,17 @@ def test_two_pools_are_listed_together_with_their_pool(signed_in, referee):
     assert "Pool A" in standings and "Pool B" in standings
 
 
+def test_a_tournaments_name_cannot_break_out_of_the_running_title(signed_in, live):
+    live.tournament.name = 'Open "du" \\ </style><script>alert(1)</script>'
+    live.tournament.save(update_fields=["name"])
+    play_round(live, 1, random.Random(1))
+    html = _get(signed_in, reverse("referee:live_print_by_table", args=[live.pk, 1]))
+    style = re.search(r"<style>(.*?)</style>", html, re.S).group(1)
+    content = re.fullmatch(r'@page \{ @top-left \{ content: "([^"\\]*(?:\\[0-9a-f]+ [^"\\]*)*)"; \} \}', style)
+    assert content is not None, style
+    assert "<script>" not in html.split("</head>")[0]
+
+
 # --- the slips
 
 

@@ -54,10 +54,19 @@ def _round_or_404(tournament: Tournament, live: LiveTournament, number: int):
     return view, rounds
 
 
-def _page(request, template: str, tournament: Tournament, live: LiveTournament, view, context: dict):
+def _page(request, template: str, tournament: Tournament, live: LiveTournament, view, heading: str, context: dict):
+    """A printout: its heading on the first page, and in the top margin of the others (the stylesheet's running
+    title), so that the second sheet of a list taped on the wall still says what it is."""
     return render(request, template, {
-        "tournament": tournament, "live": live, "view": view, "pools": len(view.pools) > 1,
+        "tournament": tournament, "live": live, "view": view, "pools": len(view.pools) > 1, "heading": heading,
+        "running_title": mark_safe(css_string(f"{tournament.name} · {heading}")),  # noqa: S308 (every sign escaped)
         "printed_at": timezone.localtime(), **context})
+
+
+def css_string(text: str) -> str:
+    """`text` as a CSS string, every character but letters, digits and spaces hex-escaped: no quote, backslash or
+    `</style>` of a tournament's name can end the string or the style element."""
+    return '"' + "".join(c if c.isalnum() or c == " " else f"\\{ord(c):x} " for c in text) + '"'
 
 
 @referee_only
@@ -66,7 +75,8 @@ def _page(request, template: str, tournament: Tournament, live: LiveTournament, 
 @printable
 def live_print_by_name(request, tournament: Tournament, live: LiveTournament, number: int):
     view, rounds = _round_or_404(tournament, live, number)
-    return _page(request, "live/print/by_name.html", tournament, live, view, {
+    return _page(request, "live/print/by_name.html", tournament, live, view,
+                 _("Round %(round)s: pairings by name") % {"round": number}, {
         "number": number, "seats": printouts.round_seats(rounds)})
 
 
@@ -76,7 +86,8 @@ def live_print_by_name(request, tournament: Tournament, live: LiveTournament, nu
 @printable
 def live_print_by_table(request, tournament: Tournament, live: LiveTournament, number: int):
     view, rounds = _round_or_404(tournament, live, number)
-    return _page(request, "live/print/by_table.html", tournament, live, view, {
+    return _page(request, "live/print/by_table.html", tournament, live, view,
+                 _("Round %(round)s: pairings by table") % {"round": number}, {
         "number": number, "tables": printouts.round_tables(rounds)})
 
 
@@ -94,7 +105,8 @@ def live_print_slips(request, tournament: Tournament, live: LiveTournament, numb
               "b": _side(request, printed.table.b, printed.table.b_name) if printed.table.b is not None else None}
              for printed in printouts.round_tables(rounds)]
     ruleset = tournament.system.get_ruleset()
-    return _page(request, "live/print/slips.html", tournament, live, view, {
+    return _page(request, "live/print/slips.html", tournament, live, view,
+                 _("Round %(round)s: result slips") % {"round": number}, {
         "number": number, "slips": slips, "codes": ruleset.result_codes, "losses": ruleset.scoring == "losses"})
 
 
@@ -115,7 +127,8 @@ def live_print_standings(request, tournament: Tournament, live: LiveTournament, 
     if pools is None:
         raise NotPrintable(_("The standings after round %(round)s are not known yet: a result is missing.") % {
             "round": number})
-    return _page(request, "live/print/standings.html", tournament, live, view, {"number": number, "printed": pools})
+    return _page(request, "live/print/standings.html", tournament, live, view,
+                 _("Standings after round %(round)s") % {"round": number}, {"number": number, "printed": pools})
 
 
 @referee_only
@@ -127,6 +140,6 @@ def live_print_final(request, tournament: Tournament, live: LiveTournament):
     pools = printouts.standings_after(view, tournament.rounds)
     if pools is None:
         raise NotPrintable(_("The final standings are not known yet: the last round is not complete."))
-    return _page(request, "live/print/final.html", tournament, live, view, {
+    return _page(request, "live/print/final.html", tournament, live, view, _("Final standings"), {
         "number": tournament.rounds, "printed": pools, "rounds": range(1, tournament.rounds + 1),
         "margins": any(code.endswith("+") for code in tournament.system.get_ruleset().result_codes)})
