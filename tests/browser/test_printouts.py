@@ -14,6 +14,8 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
+from django.conf import settings
 from pypdf import PdfReader
 
 from tests import factories
@@ -63,7 +65,6 @@ def _print(page, live_server, path: str, name: str, shot) -> tuple[PdfReader, st
     PDFS.mkdir(parents=True, exist_ok=True)
     target = PDFS / f"{name}.pdf"
     page.pdf(path=str(target), format="A4", print_background=True, prefer_css_page_size=True)
-    page.emulate_media(media="screen")
     reader = PdfReader(str(target))
     text = "\n".join(p.extract_text() or "" for p in reader.pages)
     return reader, " ".join(text.split())
@@ -135,6 +136,7 @@ def test_each_printout_prints_on_a4_with_its_names_and_tables_and_no_navigation(
 
     reader, text = _print(page, live_server, f"{base}/rounds/2/standings/", "standings", shot)
     assert "Standings after round 2" in text and "R1" not in text
+    assert text.count("Standings after round 2") == 1  # the heading, and no running title on the first page
     for entrant in entrants:
         assert f"{entrant.first_name} {entrant.last_name}" in text
     assert len(reader.pages) == 1
@@ -145,7 +147,46 @@ def test_each_printout_prints_on_a4_with_its_names_and_tables_and_no_navigation(
         assert f"{entrant.first_name} {entrant.last_name}" in text
     assert len(reader.pages) <= 2
 
+    # On screen, before printing, each page passes axe-core (no serious or critical violation).
+    axe = Axe()
+    for path in ("rounds/2/by-name/", "rounds/2/slips/", "final/"):
+        page.goto(f"{live_server.url}{base}/{path}")
+        page.emulate_media(media="screen")
+        results = axe.run(page, options={"resultTypes": ["violations"]})
+        serious = [f"{v['id']} at {[n['target'] for n in v['nodes'][:3]]}" for v in results.response["violations"]
+                   if v["impact"] in ("serious", "critical")]
+        assert serious == [], (path, serious)
+
     for name in ("by-name", "by-table", "slips", "standings", "final"):
         printed = " ".join(p.extract_text() or "" for p in PdfReader(str(PDFS / f"{name}.pdf")).pages)
         for words in SCREEN_ONLY:
             assert words not in printed, (name, words)
+
+
+def test_in_french_the_slips_and_the_wall_list_print_in_french_and_the_slips_still_fit(new_context, live_server,
+                                                                                       day, shot):
+    context = new_context(viewport={"width": A4_WIDTH_PX, "height": A4_HEIGHT_PX}, device_scale_factor=2,
+                          locale="fr-FR")
+    context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": "fr", "url": live_server.url}])
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{live_server.url}/accounts/login/?next=/referee/live/{day.pk}/")
+    page.fill("input[name=login]", "referee")
+    page.fill("input[name=password]", "referee-pass-123")
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"**/referee/live/{day.pk}/**")
+
+    base = f"/referee/live/{day.pk}/print"
+    reader, text = _print(page, live_server, f"{base}/rounds/2/slips/", "slips-fr", shot)
+    assert len(reader.pages) == 5
+    assert text.count("Ronde 2 · Table") == PLAYERS // 2
+    assert "un mois" in text and "annexe 3 § 8" in text and "Pertes A" in text and "Initiales B" in text
+    overflowing = page.evaluate("""[...document.querySelectorAll('.slip')].filter(slip =>
+        slip.querySelector('.slip-small').getBoundingClientRect().bottom > slip.getBoundingClientRect().bottom)
+        .map(slip => slip.getAttribute('aria-labelledby'))""")
+    assert overflowing == [], "slips whose small print runs past their cut line"
+
+    reader, text = _print(page, live_server, f"{base}/rounds/2/by-name/", "by-name-fr", shot)
+    assert "Ronde 2 : appariements par nom" in text and "Adversaire" in text
+    for words in ("Round", "Opponent", "Printed at", "Retour à la journée du tournoi"):
+        assert words not in text, words

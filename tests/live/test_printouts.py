@@ -178,7 +178,8 @@ def test_a_tournaments_name_cannot_break_out_of_the_running_title(signed_in, liv
     play_round(live, 1, random.Random(1))
     html = _get(signed_in, reverse("referee:live_print_by_table", args=[live.pk, 1]))
     style = re.search(r"<style>(.*?)</style>", html, re.S).group(1)
-    content = re.fullmatch(r'@page \{ @top-left \{ content: "([^"\\]*(?:\\[0-9a-f]+ [^"\\]*)*)"; \} \}', style)
+    content = re.fullmatch(r'@page \{ @top-left \{ content: "([^"\\]*(?:\\[0-9a-f]+ [^"\\]*)*)"; \} \} '
+                           r'@page :first \{ @top-left \{ content: none; \} \}', style)
     assert content is not None, style
     assert "<script>" not in html.split("</head>")[0]
 
