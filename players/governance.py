@@ -129,7 +129,8 @@ def _refuse_while_playing_live(player: Player) -> None:
     publication imports its workbook through the sheet's checks, which refuse an excluded player: the tournament
     could never be published (a withdrawal keeps the games already played in the workbook). The board publishes
     it first (its referee does), then excludes: the exclusion voids the player's games there too."""
-    running = list(Tournament.objects.filter(live__entrants__player=player, live__published_at__isnull=True)
+    running = list(Tournament.objects.filter(live__entrants__player=player, live__published_at__isnull=True,
+                                              live__handed_over_at__isnull=True)
                    .distinct().order_by("start_date", "pk"))
     if running:
         raise GovernanceError(

@@ -25,6 +25,12 @@ MIN_PLAYERS = 8
 MIN_CLUBS = 3
 
 
+def club_round(round: int, rounds: int) -> bool:
+    """Whether club-mates are kept apart in this round: round 1 when R <= 3; rounds 1 and 2 when R >= 4
+    (App. 2 §2.a.ii). The pairing keeps them apart; the sheet check warns when they met."""
+    return round == 1 or (round == 2 and rounds >= 4)
+
+
 def club_key(club: str | None) -> str | None:
     """A club as compared, to tell club-mates: spaces collapsed and case ignored ("Les  Aigles" and "les aigles"
     are one club); None for an independent player, who has no club-mate."""

@@ -375,6 +375,12 @@ class TournamentOutcome(models.Model):
 # --- a tournament run live on the site (PAIRING.md): facts of the day, rated only once published as a sheet
 
 
+class LiveTournamentQuerySet(models.QuerySet):
+    def running(self) -> LiveTournamentQuerySet:
+        """Run on the site now: neither published nor handed over to a spreadsheet."""
+        return self.filter(published_at__isnull=True, handed_over_at__isnull=True)
+
+
 class LiveTournament(models.Model):
     """A tournament the referee runs on the site. Its rounds, tables and results stay here until publication,
     which builds the official workbook and imports it like an upload (tournaments.live.live_publish)."""
@@ -395,6 +401,13 @@ class LiveTournament(models.Model):
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
     # Bumped by every change a live page shows, so that phones polling the page get "not modified" cheaply.
     version = models.PositiveIntegerField(default=0)
+    # The referee finishes the day in the spreadsheet (the workbook so far, then an upload): the live run stops
+    # changing and no longer holds the sheet import back (tournaments.live.handover).
+    handed_over_at = models.DateTimeField(_("finished in a spreadsheet at"), null=True, blank=True)
+    handed_over_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                       related_name="+")
+
+    objects = LiveTournamentQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("live tournament")

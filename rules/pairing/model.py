@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from rules.charter import club_round
 from rules.rulesets import SPARE_ID
 
 # Round-1 methods (PAIRING.md §3). `manual` pairs are entered by the referee (pair_manually).
@@ -182,11 +183,6 @@ class Pairing:
 def ideal_number(rounds: int) -> int:
     """N = 2^R (charter App. 1 §4)."""
     return 2**rounds
-
-
-def club_round(round: int, rounds: int) -> bool:
-    """Round 1 when R <= 3; rounds 1 and 2 when R >= 4 (App. 2 §2.a.ii)."""
-    return round == 1 or (round == 2 and rounds >= 4)
 
 
 def choose_system(players: int, rounds: int, swiss: str | None = None) -> str:

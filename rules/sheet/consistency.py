@@ -19,12 +19,11 @@ last round
 
 from __future__ import annotations
 
-from rules.charter import CharterEntrant, charter_failures
+from rules.charter import CharterEntrant, charter_failures, club_key, club_round
 from rules.sheet.checks import free_game_faults, same_player_faults
 from rules.sheet.format import SPARE
 from rules.sheet.parsed import SheetGame, SheetPlayer
 from rules.sheet.reading import Reading
-from rules.sheet.values import fold
 
 
 def check_games(reading: Reading) -> None:
@@ -33,7 +32,8 @@ def check_games(reading: Reading) -> None:
     players = reading.players
     rounds = reading.fields.get("rounds")
     last_round = rounds if isinstance(rounds, int) else max((g.round for g in reading.games), default=0)
-    same_club_rounds = 2 if isinstance(rounds, int) and rounds >= 4 else 1
+    # Rounds unknown (reported elsewhere): round 1 alone is a club round whatever R.
+    known_rounds = rounds if isinstance(rounds, int) else 0
     seen_in_round: dict[tuple[int, str, str], int] = {}  # (round, key, pool of a spare's game) -> row
     met: dict[frozenset[str], int] = {}
     for game in reading.games:
@@ -71,7 +71,7 @@ def check_games(reading: Reading) -> None:
                 reading.error(
                     "different_pools", sheet, b_cell, a=a.key, pool_a=a.pool, b=b.key, pool_b=b.pool
                 )
-            if game.round <= same_club_rounds and a.club and b.club and fold(a.club) == fold(b.club):
+            if club_round(game.round, known_rounds) and club_key(a.club) and club_key(a.club) == club_key(b.club):
                 reading.warning(
                     "same_club_pairing", sheet, b_cell, a=a.key, b=b.key, club=a.club, round=game.round
                 )
@@ -129,7 +129,7 @@ def check_charter(reading: Reading) -> None:
         CharterEntrant(
             # A tag has no ID yet: it stands as -k for Nk, an ID the federation never gives.
             player=p.player_id if p.player_id is not None else -int(p.key[1:]),
-            club=clubs.setdefault(fold(p.club), p.club) if p.club else None,
+            club=clubs.setdefault(club_key(p.club), p.club) if p.club else None,
             pool=p.pool,
         )
         for p in ranked

@@ -342,10 +342,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "tournament_running_live": {
         "en": 'Tournament {id} ("{name}") is being run live on the site: its results will be those of its '
         'tournament day. Publish the tournament day first ("Publish the tournament", on its page under Run a '
-        "tournament live); then send a sheet if its results need correcting.",
+        "tournament live); then send a sheet if its results need correcting. To finish the day in this sheet "
+        'instead, choose "Finish in the spreadsheet" on that page first.',
         "fr": "Le tournoi {id} (« {name} ») se déroule en direct sur le site\u00a0: ses résultats seront ceux "
         "de sa journée de tournoi. Publiez d'abord la journée (« Publier le tournoi », sur sa page sous Diriger "
-        "un tournoi en direct)\u00a0; envoyez ensuite une feuille si ses résultats sont à corriger.",
+        "un tournoi en direct)\u00a0; envoyez ensuite une feuille si ses résultats sont à corriger. Pour finir "
+        "la journée dans cette feuille, choisissez d'abord « Finir dans le tableur » sur cette page.",
     },
     "tournament_already_on_site": {
         "en": 'The site already has the tournament "{name}" starting {start}, with ID {id}. To correct '

@@ -3,6 +3,9 @@
    - Every POLL_MS while the tournament runs, the fragment /tournaments/<id>/live/now/ is asked again with the ETag
      last seen: the server answers 304 until LiveTournament.version changes, then the new fragment replaces the old.
      Polling pauses while the page is hidden and stops once the fragment says the tournament is published.
+   - Each answer (200 or 304) is told to the page's banner (static/js/offline.js) as a "live:answer" event with the
+     server's Date, a failed poll as "live:lost": the banner says when the page was last updated, or that it is
+     offline and which moment it shows. When the network returns (the `online` event) the page asks at once.
    - Typing in "Find your table" shows only the current round's tables with that name, accents and case aside
      ("benoit" finds Benoît): the tables' data-names are folded by the server (rules.names.name_key), the query
      here the same way. */
@@ -41,11 +44,23 @@
     var refilter = function () { if (input) filter(box, input.value); };
     if (input) input.addEventListener("input", refilter);
 
+    var timer = null;
+    var tell = function (name, detail) {
+      document.dispatchEvent(new CustomEvent(name, { detail: detail }));
+    };
     var poll = function () {
+      timer = null;
       if (!running()) return;
-      if (document.hidden) { window.setTimeout(poll, POLL_MS); return; }
-      fetch(url, { headers: { "If-None-Match": etag }, credentials: "same-origin", cache: "no-cache" })
+      if (document.hidden) { timer = window.setTimeout(poll, POLL_MS); return; }
+      // A hall's Wi-Fi with no way out can hold a request for minutes: a poll gives up after POLL_MS.
+      var controller = window.AbortController ? new AbortController() : null;
+      var limit = controller && window.setTimeout(function () { controller.abort(); }, POLL_MS);
+      fetch(url, { headers: { "If-None-Match": etag }, credentials: "same-origin", cache: "no-cache",
+                   signal: controller ? controller.signal : undefined })
         .then(function (response) {
+          window.clearTimeout(limit);
+          if (response.status !== 200 && response.status !== 304) return;
+          tell("live:answer", { date: response.headers.get("Date") });
           if (response.status === 200) {
             etag = response.headers.get("ETag") || etag;
             return response.text().then(function (html) {
@@ -59,10 +74,18 @@
             });
           }
         })
-        .catch(function () { /* the hall's network comes back: the next poll tries again */ })
-        .then(function () { window.setTimeout(poll, POLL_MS); });
+        .catch(function () {
+          window.clearTimeout(limit);
+          tell("live:lost");  // the hall's network comes back: the next poll tries again
+        })
+        .then(function () { if (timer === null) timer = window.setTimeout(poll, POLL_MS); });
     };
+    window.addEventListener("online", function () {
+      if (timer === null) return;  // a poll is under way
+      window.clearTimeout(timer);
+      poll();
+    });
     refilter();
-    window.setTimeout(poll, POLL_MS);
+    timer = window.setTimeout(poll, POLL_MS);
   });
 })();

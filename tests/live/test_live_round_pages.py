@@ -284,6 +284,8 @@ def test_the_preview_shows_every_rating_change_and_names_players_never_cells(sig
     for player in players:
         assert f"{player.first_name} {player.last_name}" in page
     assert "both of Club 1, play each other in round 1" in page
+    # The club and the games on a line of their own under the name, kept apart: "Club 1 1 rated game" read as one.
+    assert '<span class="detail muted small">Club 1 · 1 rated game</span>' in page
     assert "Games!" not in page and "Players!" not in page
     response = signed_in.post(reverse("referee:live_publish", args=[live.pk]),
                               _form_fields(page, reverse("referee:live_publish", args=[live.pk])))

@@ -31,9 +31,13 @@ def roster() -> None:
 
 
 def sheet(*, name: str, start: date, two_pools: bool = False, tournament_id: int | None = None,
-          new_players: dict | None = None) -> bytes:
-    """The builders' valid sheet, renamed and dated; its tags N1/N2 are replaced by known IDs when given."""
+          new_players: dict | None = None, first_game: tuple[str, int, int] | None = None) -> bytes:
+    """The builders' valid sheet, renamed and dated; its tags N1/N2 are replaced by known IDs when given;
+    `first_game`: another result, A losses and B losses for its first game (101 against 104 in round 1)."""
     builder = SheetBuilder.valid(two_pools=two_pools)
+    if first_game is not None:
+        for header, value in zip(("Result", "A losses %", "B losses %"), first_game, strict=True):
+            builder.set_game(0, header, value)
     builder.set("Name", name).set("Start date", start).set("End date", start + timedelta(days=1))
     if tournament_id is not None:
         builder.set("Tournament ID", tournament_id)

@@ -8,6 +8,7 @@ from ratings.models import ClosedYear, PlayerRating, RatingEvent, RatingSystem, 
 from ratings.services import replay_from_scratch
 from tests.ratings.helpers import derived_state, imported, roster, sheet
 from tournaments.models import Standing, Tournament
+from tournaments.services import tournament_results_withdraw
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -103,6 +104,50 @@ def test_the_same_sheet_twice_changes_nothing_the_second_time():
     assert second.unchanged and second.tournament_id == first.tournament_id
     assert second.new_players == first.new_players
     assert derived_state() == state and Player.objects.count() == players
+
+
+def _without_game_ids(state: dict) -> dict:
+    """The derived state but the events' game: an import writes its games anew, so their row IDs change."""
+    return {**state, "events": [event[:6] + event[7:] for event in state["events"]]}
+
+
+def _first_game(tournament_id: int) -> tuple:
+    return Tournament.objects.get(pk=tournament_id).games.values_list(
+        "result", "a_losses", "b_losses").get(round=1, player_a_id=101)
+
+
+def test_an_earlier_version_sent_again_after_a_correction_is_imported_again():
+    roster()
+    first = imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
+    ids, pk = first.new_players, first.tournament_id
+    version_2 = sheet(name="Spring Clash", start=date(2024, 3, 16), tournament_id=pk, new_players=ids)
+    version_3 = sheet(name="Spring Clash", start=date(2024, 3, 16), tournament_id=pk, new_players=ids,
+                      first_game=("B", 60, 20))
+    imported(version_2)
+    state = derived_state()
+    imported(version_3)
+    assert _first_game(pk) == ("B", 60, 20)
+    # The referee takes the correction back by sending version 2 again: it is what the tournament holds again.
+    again = imported(version_2)
+    assert not again.unchanged
+    assert _first_game(pk) == ("A", 20, 60)
+    assert _without_game_ids(derived_state()) == _without_game_ids(state)
+
+
+def test_a_sheet_sent_again_after_the_board_withdrew_its_results_is_imported_again(board):
+    roster()
+    first = imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
+    data = sheet(name="Spring Clash", start=date(2024, 3, 16), tournament_id=first.tournament_id,
+                 new_players=first.new_players)
+    imported(data)
+    state = derived_state()
+    tournament_results_withdraw(tournament=Tournament.objects.get(pk=first.tournament_id), reason="by mistake",
+                                user=board)
+    assert not Standing.objects.filter(tournament_id=first.tournament_id).exists()
+    again = imported(data)
+    assert not again.unchanged and again.tournament_id == first.tournament_id
+    assert Tournament.objects.get(pk=first.tournament_id).status == Tournament.RATED
+    assert _without_game_ids(derived_state()) == _without_game_ids(state)
 
 
 def test_a_sheet_matching_a_tournament_already_on_the_site_is_refused_with_its_id():

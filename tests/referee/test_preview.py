@@ -80,6 +80,9 @@ def test_a_correction_says_what_it_replaces(known_players, tournament):
     preview = preview_of(valid_sheet(tournament))
     assert preview.replaces == tournament
     assert (preview.replaced_players, preview.replaced_games) == (3, 0)
+    assert preview.fills_calendar  # a calendar tournament: no results yet
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.RATED)
+    assert not preview_of(valid_sheet(tournament)).fills_calendar
 
 
 def test_an_unofficial_tournament_moves_no_rating(known_players):
@@ -110,8 +113,18 @@ def test_the_page_shows_players_added_games_and_ratings(client, referee, tournam
     assert "Players added to the federation" in page and "Nouveau" in page and "N2" in page
     assert "games in 3 rounds" in page
     assert ">1072<" in page and ">+72<" in page
-    assert f"This sheet corrects tournament no. {tournament.pk}" in page
+    # The tournament is in the calendar without results: the sheet gives them, it corrects nothing.
+    assert f"This sheet gives the results of tournament no. {tournament.pk} (Spring Clash) of the calendar" in page
+    assert "This sheet corrects" not in page
     assert reverse("referee:sheet_confirm", args=[Sheet.objects.get().pk]) in page
+
+
+def test_a_sheet_for_a_rated_tournament_says_it_corrects_it(client, referee, tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.RATED)
+    client.force_login(referee)
+    page = upload(client, valid_sheet(tournament).build(), follow=True).content.decode()
+    assert f"This sheet corrects tournament no. {tournament.pk} (Spring Clash): its 3 registered players" in page
+    assert "of the calendar" not in page
 
 
 def test_the_page_asks_to_acknowledge_the_warnings(client, referee, tournament):

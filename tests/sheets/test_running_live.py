@@ -18,6 +18,8 @@ from rest_framework.test import APIClient
 from tests.referee.helpers import create_known_players, make_tournament, upload, valid_sheet, xlsx
 from tests.sheets.builders import assert_issue
 from tournaments.live.entrants import NewEntrant
+from tournaments.live.handover import live_hand_over, live_take_back
+from tournaments.live.refusals import LiveRefused
 from tournaments.live.start import live_begin
 from tournaments.models import Game, LiveTournament, Sheet, Tournament
 from tournaments.sheets.services import sheet_import_bytes, sheet_receive_as
@@ -26,7 +28,8 @@ pytestmark = pytest.mark.django_db
 
 MESSAGE = ('Tournament {id} ("Spring Clash") is being run live on the site: its results will be those of its '
            'tournament day. Publish the tournament day first ("Publish the tournament", on its page under Run a '
-           "tournament live); then send a sheet if its results need correcting.")
+           "tournament live); then send a sheet if its results need correcting. To finish the day in this sheet "
+           'instead, choose "Finish in the spreadsheet" on that page first.')
 
 
 @pytest.fixture
@@ -110,3 +113,24 @@ def test_once_the_tournament_day_is_published_a_sheet_corrects_it(live, referee)
     outcome = sheet_import_bytes(data=valid_sheet(live.tournament).build(), file_name="results.xlsx", user=referee,
                                  refuse_if_live=True)
     assert outcome.ok, outcome.report.as_dict()
+
+
+def test_a_day_handed_over_to_the_spreadsheet_takes_the_referees_sheet_as_any_upload(live, referee):
+    live_hand_over(live, user=referee)
+    outcome = sheet_import_bytes(data=valid_sheet(live.tournament).build(), file_name="results.xlsx", user=referee,
+                                 refuse_if_live=True)
+    assert outcome.ok, outcome.report.as_dict("en")["errors"]
+    assert Game.objects.filter(tournament=live.tournament).exists()
+    # The sheet is the tournament's results now: the day cannot be taken back on the site.
+    with pytest.raises(LiveRefused) as refused:
+        live_take_back(live, user=referee)
+    assert refused.value.notices[0][0] == "sheet_imported_after_hand_over"
+
+
+def test_a_day_taken_back_from_the_spreadsheet_refuses_the_sheet_again(live, referee):
+    live_hand_over(live, user=referee)
+    live_take_back(live, user=referee)
+    outcome = sheet_import_bytes(data=valid_sheet(live.tournament).build(), file_name="results.xlsx", user=referee,
+                                 refuse_if_live=True)
+    assert [issue.code for issue in outcome.report.errors] == ["tournament_running_live"]
+    assert _nothing_imported(live.tournament)

@@ -150,6 +150,11 @@ class CancelForm(forms.Form):
     confirm = forms.BooleanField(label=_("Yes, cancel the live run: its players and proposals are discarded"))
 
 
+class HandOverForm(forms.Form):
+    confirm = forms.BooleanField(label=_("Yes, I finish the day in the spreadsheet: the site's pages of the day "
+                                         "stop changing until I upload the sheet or take the day back"))
+
+
 class WithdrawForm(forms.Form):
     entrant = forms.IntegerField(widget=forms.HiddenInput)
     from_round = forms.IntegerField(label=_("From round"), min_value=1)

@@ -63,4 +63,5 @@ def entrant_by_link(tournament_id: int, token: str) -> LiveEntrant | None:
     if not 0 < tournament_id < 2**31 or not token or len(token) > 64:
         return None
     return (LiveEntrant.objects.select_related("live__tournament__system")
-            .filter(live_id=tournament_id, link_token=token, live__published_at__isnull=True).first())
+            .filter(live_id=tournament_id, link_token=token, live__published_at__isnull=True,
+                    live__handed_over_at__isnull=True).first())

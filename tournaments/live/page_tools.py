@@ -47,15 +47,24 @@ def current_number(view: selectors.LiveView) -> int | None:
 
 
 def running_live(view):
-    """Passes the tournament's live run to the view as `live`; a tournament not run live yet goes to its start."""
+    """Passes the tournament's live run to the view as `live`; a tournament not run live yet goes to its start, one
+    handed over to the spreadsheet to the page that says so (unless the view is `open_after_hand_over`)."""
     @functools.wraps(view)
     def wrapper(request, tournament: Tournament, *args, **kwargs):
         live = selectors.live_find(tournament.pk)
         if live is None:
             return redirect("referee:live_start", tournament_id=tournament.pk)
+        if live.handed_over_at is not None and not getattr(view, "open_after_hand_over", False):
+            return redirect("referee:live_handed_over", tournament_id=tournament.pk)
         return view(request, tournament, live, *args, **kwargs)
 
     return wrapper
+
+
+def open_after_hand_over(view):
+    """Marks a view of the day that still answers once the day is handed over to the spreadsheet."""
+    view.open_after_hand_over = True
+    return view
 
 
 ACTION_FIELD = "action_key"

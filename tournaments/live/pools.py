@@ -52,6 +52,8 @@ def locked(live: LiveTournament | int) -> LiveTournament:
     row = LiveTournament.objects.select_for_update().select_related("tournament__system").get(pk=pk)
     if row.published_at is not None:
         raise LiveRefused.one("published")
+    if row.handed_over_at is not None:
+        raise LiveRefused.one("handed_over")
     return row
 
 

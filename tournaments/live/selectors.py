@@ -425,12 +425,15 @@ def live_running_now(*, today: date | None = None, days: int = 2) -> list[LiveTo
 
 def referees_a_live_run(user) -> bool:
     """Whether this account is a referee of a tournament running live now."""
-    return LiveTournament.objects.filter(published_at__isnull=True, tournament__referees=user).exists()
+    return LiveTournament.objects.running().filter(tournament__referees=user).exists()
 
 
 def live_list(*, running: bool | None = None) -> QuerySet[LiveTournament]:
-    """The tournaments run live, the latest first; `running`: not yet published (True) or published (False)."""
+    """The tournaments run live, the latest first; `running`: run on the site now (True: neither published nor
+    handed over to a spreadsheet) or published (False)."""
     rows = LiveTournament.objects.select_related("tournament__country", "tournament__system")
-    if running is not None:
-        rows = rows.filter(published_at__isnull=running)
+    if running:
+        rows = rows.running()
+    elif running is False:
+        rows = rows.filter(published_at__isnull=False)
     return rows.order_by("-tournament__start_date", "-tournament_id")

@@ -60,6 +60,12 @@ class Preview:
     replaced_players: int = 0
 
     @property
+    def fills_calendar(self) -> bool:
+        """The sheet names a tournament of the calendar that has no results yet: it gives them, it corrects
+        nothing (the referee's pre-filled sheet, or a published live day sent again after a withdrawal)."""
+        return self.replaces is not None and self.replaces.status == TournamentRow.REGISTERED
+
+    @property
     def new_players(self) -> list[PlayerChange]:
         return [p for p in self.players if p.new]
 

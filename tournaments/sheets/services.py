@@ -8,7 +8,8 @@ request that brings ratings up to date.
 A tournament run live on the site (a LiveTournament not yet published) gets its results from its tournament day,
 whose publication imports its own workbook through this module: a sheet a referee sends for it meanwhile (the
 upload page, the API, import_results: ``refuse_if_live=True``) is refused, or it would be rated while the live
-page still says the tournament is running.
+page still says the tournament is running — unless the referee handed the day over to the spreadsheet
+(tournaments.live.handover): then the sheet is the tournament's results, as any upload.
 """
 
 from __future__ import annotations
@@ -133,9 +134,10 @@ def sheet_recheck(sheet: Sheet, *, refuse_if_live: bool = False) -> tuple[Parsed
 
 def running_live(parsed: ParsedSheet) -> Tournament | None:
     """The tournament of the site the sheet is for (by its Tournament ID, else by its name and first day) when it
-    is being run live on the site: its LiveTournament exists and is not published."""
+    is being run live on the site: its LiveTournament exists, is not published nor handed over to the sheet."""
     fields = parsed.tournament_fields
-    running = Tournament.objects.filter(live__isnull=False, live__published_at__isnull=True)
+    running = Tournament.objects.filter(live__isnull=False, live__published_at__isnull=True,
+                                        live__handed_over_at__isnull=True)
     if isinstance(fields.get("tournament_id"), int):
         return running.filter(pk=fields["tournament_id"]).first()
     if fields.get("name") and isinstance(fields.get("start"), date):
@@ -209,10 +211,20 @@ def sheet_receive(*, data: bytes, file_name: str, user=None,
 
 
 def _already_imported(sha256: str) -> Sheet | None:
-    return (
+    """The imported sheet of this content that its tournament holds now, if any. One a correction replaced since,
+    or whose results the board withdrew, is not: sent again, it is imported again (a referee taking a correction
+    back, or the results returned after a withdrawal), instead of being told that nothing changes."""
+    sheet = (
         Sheet.objects.filter(sha256=sha256, status__in=Sheet.ACCEPTED, tournament__isnull=False)
-        .order_by("-imported_at").first()
+        .select_related("tournament").defer("content").order_by("-imported_at", "-pk").first()
     )
+    if sheet is None or sheet.tournament.status == Tournament.REGISTERED:
+        return None
+    held = (
+        Sheet.objects.filter(tournament_id=sheet.tournament_id, status__in=Sheet.ACCEPTED)
+        .order_by("-imported_at", "-pk").values_list("sha256", flat=True).first()
+    )
+    return sheet if held == sha256 else None
 
 
 def sheet_import_committed(*, sheet: Sheet | None = None, data: bytes | None = None, user=None) -> Sheet | None:

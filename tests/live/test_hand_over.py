@@ -1,0 +1,113 @@
+"""Finishing the day in the spreadsheet (issue 29): the workbook so far, the day handed over (its pages stop
+changing, the players' links stop, the public page says where the results will come from), the sheet uploaded
+as any; taken back on the site while no sheet is imported."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.urls import reverse
+
+from players.models import AuditEntry
+from tests.live.helpers import federation_players, live_tournament, play_round
+from tournaments.live.handover import live_hand_over, live_take_back
+from tournaments.live.links import entrant_link_path
+from tournaments.live.publication import live_publish
+from tournaments.live.refusals import LiveRefused
+from tournaments.live.rounds import round_pair
+from tournaments.models import LiveTournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def live(referee):
+    live = live_tournament(federation_players(8, clubs=8), rounds=3)
+    live.tournament.referees.add(referee)
+    return live
+
+
+@pytest.fixture
+def signed_in(client, referee):
+    client.force_login(referee)
+    return client
+
+
+def _action_key(html: str) -> str:
+    start = html.index('name="action_key" value="') + len('name="action_key" value="')
+    return html[start:start + 32]
+
+
+def test_the_referee_confirms_before_the_day_is_handed_over(signed_in, live):
+    page = signed_in.get(reverse("referee:live_hand_over", args=[live.pk]))
+    assert page.status_code == 200
+    assert "Download the workbook so far" in page.content.decode()
+    refused = signed_in.post(reverse("referee:live_hand_over", args=[live.pk]),
+                             {"action_key": _action_key(page.content.decode())})
+    assert refused.status_code == 400
+    live.refresh_from_db()
+    assert live.handed_over_at is None
+
+
+def test_a_day_handed_over_stops_changing_and_says_where_its_results_will_come_from(signed_in, live, referee):
+    play_round(live, 1, random.Random(3))
+    page = signed_in.get(reverse("referee:live_hand_over", args=[live.pk])).content.decode()
+    response = signed_in.post(reverse("referee:live_hand_over", args=[live.pk]),
+                              {"action_key": _action_key(page), "confirm": "on"})
+    assert response.status_code == 302 and response["Location"] == reverse("referee:live_handed_over",
+                                                                           args=[live.pk])
+    live.refresh_from_db()
+    assert live.handed_over_at is not None and live.handed_over_by == referee
+    assert AuditEntry.objects.filter(action="live_hand_over", object_id=str(live.pk)).count() == 1
+
+    # The day's pages lead to the hand-over page; the workbook so far still downloads.
+    assert signed_in.get(reverse("referee:live_run", args=[live.pk]))["Location"] == reverse(
+        "referee:live_handed_over", args=[live.pk])
+    status = signed_in.get(reverse("referee:live_handed_over", args=[live.pk])).content.decode()
+    assert "Upload the sheet" in status and "Take the day back on the site" in status
+    workbook = signed_in.get(reverse("referee:live_workbook", args=[live.pk]))
+    assert workbook.status_code == 200 and workbook.content[:2] == b"PK"
+    # No service of the day changes it, whatever the way in (a command, a second tab).
+    with pytest.raises(LiveRefused) as refused:
+        round_pair(live, pool="A")
+    assert refused.value.notices[0][0] == "handed_over"
+    # The players' links stop; the public page says the sheet will bring the results.
+    entrant = live.entrants.exclude(link_token=None).first()
+    assert signed_in.get(entrant_link_path(entrant)).status_code == 404
+    public = signed_in.get(reverse("live_page", args=[live.pk])).content.decode()
+    assert "finishes this tournament in the result sheet" in public
+
+
+def test_a_day_taken_back_goes_on_where_it_stopped(signed_in, live, referee):
+    play_round(live, 1, random.Random(3))
+    live_hand_over(live, user=referee)
+    response = signed_in.post(reverse("referee:live_handed_over", args=[live.pk]))
+    assert response.status_code == 302 and response["Location"] == reverse("referee:live_run", args=[live.pk])
+    live.refresh_from_db()
+    assert live.handed_over_at is None
+    assert round_pair(live, pool="A").number == 2
+    assert AuditEntry.objects.filter(action="live_take_back", object_id=str(live.pk)).count() == 1
+
+
+def test_a_published_day_cannot_be_handed_over(live, referee):
+    rng = random.Random(5)
+    for number in (1, 2, 3):
+        play_round(live, number, rng)
+    assert live_publish(live, user=referee).ok
+    with pytest.raises(LiveRefused) as refused:
+        live_hand_over(LiveTournament.objects.get(pk=live.pk), user=referee)
+    assert refused.value.notices[0][0] == "published"
+
+
+def test_handing_over_twice_is_done_once(live, referee):
+    live_hand_over(live, user=referee)
+    live_hand_over(live, user=referee)
+    assert AuditEntry.objects.filter(action="live_hand_over", object_id=str(live.pk)).count() == 1
+    assert live_take_back(live, user=referee).handed_over_at is None
+
+
+def test_the_french_referee_reads_the_hand_over_in_french(signed_in, live):
+    signed_in.cookies["django_language"] = "fr"
+    page = signed_in.get(reverse("referee:live_hand_over", args=[live.pk]), HTTP_ACCEPT_LANGUAGE="fr")
+    assert "Finir dans le tableur" in page.content.decode()
