@@ -88,9 +88,11 @@ def test_each_printout_prints_on_a4_with_its_names_and_tables_and_no_navigation(
 
     # The round's page offers every printout.
     page.goto(f"{live_server.url}/referee/live/{day.pk}/rounds/2/")
+    page.get_by_text("Print", exact=True).click()  # folded, so that on a phone the tables come first
     for label in ("Pairings by name (for the wall)", "Pairings by table", "Result slips, one per table",
                   "Standings after round 2", "Final standings with the cross-table"):
         assert page.get_by_role("link", name=label).count() == 1, label
+    shot(page, "round-page")
 
     entrants = list(LiveEntrant.objects.filter(live=day))
     tables = list(LiveTable.objects.filter(round__live=day, round__number=2).select_related("a", "b")
