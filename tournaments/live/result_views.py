@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from adlg_site.inputs import whole_number
 from rules.clock import MAX_EXTENSION_MINUTES, MAX_MINUTES, ClockRefused
 from tournaments.live import clock as clocks
-from tournaments.live import selectors
+from tournaments.live import printouts, selectors
 from tournaments.live.forms import ResultForm
 from tournaments.live.page_tools import current_number, lang, number_text, one_effect, referee_only, running_live, words
 from tournaments.live.refusals import LiveRefused
@@ -58,6 +58,10 @@ def _results_page(request, tournament, live, number, *, errors=None, forms=None,
         "entered": sum(1 for c in cards if c["table"].result), "losses_scoring":
             tournament.system.get_ruleset().scoring == "losses",
         "later_paired": live.rounds.filter(number__gt=number).exists(),
+        # What the Print entry offers: a published round's pairings and slips, standings once they are known.
+        "printable": bool(printouts.printed_rounds(view, number)),
+        "standings_known": printouts.standings_after(view, number) is not None,
+        "final_known": printouts.standings_after(view, tournament.rounds) is not None,
     }, status=status)
 
 

@@ -28,6 +28,7 @@ from rules.names import name_key
 from rules.pairing.messages import notice_text
 from rules.rulesets import SPARE_ID, SPARE_NAME
 from rules.scoring import scores
+from rules.standings import RoundDetail
 from tournaments.live.pools import PoolState, key_of, pool_standings, sheet_id
 from tournaments.models import LiveDiscardedDraw, LiveEntrant, LiveRound, LiveTable, LiveTournament
 
@@ -170,6 +171,7 @@ class StandingLine:
     games: int  # scored rounds
     tiebreak: str | None  # what placed the line below the one above (rules.standings)
     withdrawn_from: int | None = None  # withdrawn: not paired from this round on (marked on the pages)
+    rounds: tuple[RoundDetail, ...] = ()  # each game from the player's view, by round: the cross-table's cells
 
 
 @dataclass
@@ -314,7 +316,7 @@ def live_view(live: LiveTournament, *, language: str = "en") -> LiveView:
             standings[number] = [
                 StandingLine(row.rank, row.player, name(row.player), _club(pool_entrants, row.player), row.score,
                              row.opponents_score, row.wins, row.draws, row.losses, row.games, row.decided_by,
-                             by_key[row.player].withdrawn_from if row.player in by_key else None)
+                             by_key[row.player].withdrawn_from if row.player in by_key else None, row.rounds)
                 for row in pool_standings(state)]
         by_key = {key_of(e): e for e in pool_entrants}
         for round_view in round_views:

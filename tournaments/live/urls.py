@@ -9,7 +9,7 @@ extend, set, reset) and minutes (confirm for a reset).
 
 from django.urls import path
 
-from tournaments.live import entrant_views, publish_views, referee_views, result_views
+from tournaments.live import entrant_views, print_views, publish_views, referee_views, result_views
 
 urlpatterns = [
     path("", referee_views.live_home, name="live_home"),
@@ -42,4 +42,14 @@ urlpatterns = [
     path("<int:tournament_id>/workbook.xlsx", publish_views.live_workbook_download, name="live_workbook"),
     path("<int:tournament_id>/finish-in-spreadsheet/", publish_views.live_hand_over_view, name="live_hand_over"),
     path("<int:tournament_id>/in-spreadsheet/", publish_views.live_handed_over, name="live_handed_over"),
+    # The printouts (issue 31): a published round's pairings and result slips, the standings, the final ones.
+    path("<int:tournament_id>/print/rounds/<int:number>/by-name/", print_views.live_print_by_name,
+         name="live_print_by_name"),
+    path("<int:tournament_id>/print/rounds/<int:number>/by-table/", print_views.live_print_by_table,
+         name="live_print_by_table"),
+    path("<int:tournament_id>/print/rounds/<int:number>/slips/", print_views.live_print_slips,
+         name="live_print_slips"),
+    path("<int:tournament_id>/print/rounds/<int:number>/standings/", print_views.live_print_standings,
+         name="live_print_standings"),
+    path("<int:tournament_id>/print/final/", print_views.live_print_final, name="live_print_final"),
 ]
