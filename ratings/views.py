@@ -214,6 +214,15 @@ RESULT_LABELS = {
 }
 
 
+# What each ruleset applies, in the reader's words: the ruleset's own name is the rules' English label.
+RULESET_SOURCES = {
+    "adlg-2018": gettext_lazy("the charter v3 (2018)"),
+    "adlg-annex-a": gettext_lazy("the ELO annex A (before 2018)"),
+    "battle-empire": gettext_lazy("the Battle Empire Elo rules"),
+    "classic-elo": gettext_lazy("classic Elo (FIDE-like, tournament period)"),
+}
+
+
 def _result_choices() -> list[tuple[str, str]]:
     codes = dict.fromkeys(code for ruleset in RULESETS.values() for code in ruleset.result_values)
     return [(code, f"{code} — {RESULT_LABELS.get(code, code)}") for code in codes]
@@ -263,6 +272,9 @@ def rules(request):
         "systems": explained,
         "form": form,
         "calculation": calculation,
+        # the system's name as the site shows it everywhere, in either language (the ruleset's name is the
+        # rules' English label, "charter v3 (2018)", not a word for the page)
+        "calculation_system": form.systems.get(form.cleaned_data["system"]) if calculation else None,
         "result_label": RESULT_LABELS.get(calculation.result, calculation.result) if calculation else "",
         "scores": game_score_examples(),
         "charter": charter_rules(),
@@ -289,6 +301,7 @@ def _explain(system: RatingSystem, ruleset: Ruleset, language: str) -> dict:
     return {
         "system": system,
         "ruleset": ruleset,
+        "source": RULESET_SOURCES.get(ruleset.code, ruleset.name),
         "k_bands": [_k_band_text(band) for band in ruleset.k_bands],
         "outcomes": [{"code": o.code, "label": RESULT_LABELS.get(o.code, o.code), "a": o.a, "b": o.b}
                      for o in ruleset.outcomes],

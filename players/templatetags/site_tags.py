@@ -1,12 +1,11 @@
 """Template filters of the public pages: results in the reader's language.
 
-result_code
-    A result code of the sheet (A, B, D, DD, FA, FB, A+…) as shown on the page: the same codes, but the draw's D
-    reads N (nul) in French, where D is a defeat.
 result_letter
     A result from one player's view (W, D, L; DD double demoralisation; FW, FL a forfeit won or lost; Battle
-    Empire's W+, W++, L+, L++) as the page's language writes it: V/N/D in French (victoire, nul, défaite), FG/FP
-    for a forfeit (gagné, perdu). The codes stay in English in the data, the API and the exports.
+    Empire's W+, W++, L+, L++) as the page's language writes it: G/N/P in French (gagnée, nulle, perdue), FG/FP
+    for a forfeit. Not V/N/D: the sheet's result code D (a draw, typed by referees in both languages) would then
+    read as a defeat on the same page. The codes stay as the sheet writes them in the data, the API, the exports
+    and the game lists.
 """
 
 from __future__ import annotations
@@ -35,7 +34,3 @@ def result_letter(code: str | None) -> str:
     head, tail = code.rstrip("+"), code[len(code.rstrip("+")):]  # Battle Empire's W+, L++…
     return f"{LETTERS[head]}{tail}" if head in LETTERS else code
 
-
-@register.filter
-def result_code(code: str | None) -> str:
-    return str(pgettext_lazy("result code", "D")) if code == "D" else (code or "")

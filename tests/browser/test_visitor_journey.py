@@ -63,8 +63,8 @@ def test_a_visitor_finds_a_player_switches_to_french_and_downloads_the_list(live
     shot(page, "4-player-fr")
 
     # The rating list, filtered by country.
-    page.get_by_role("link", name="Classements", exact=True).click()
-    expect(page.get_by_role("heading", name="Classement — L'Art de la Guerre")).to_be_visible()
+    page.get_by_role("link", name="Cotes Elo", exact=True).click()
+    expect(page.get_by_role("heading", name="Liste Elo — L'Art de la Guerre")).to_be_visible()
     page.select_option("#id_country", "FR")
     page.get_by_role("button", name="Afficher").click()
     rows = page.locator("table.rating-list tbody tr")

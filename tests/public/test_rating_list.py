@@ -183,7 +183,7 @@ def test_rating_list_in_french_names_ranks_in_french(french_visitor, db):
     rated("Dupont", 1150)
     page = text(french_visitor.get(URL))
     assert "Chevalier" in page and "Knight" not in page
-    assert "Classement" in page and "Télécharger cette liste" in page
+    assert "Liste Elo" in page and "Télécharger cette liste" in page
 
 
 def test_rating_list_csv_has_the_filtered_list(visitor, hidden_players):

@@ -79,6 +79,13 @@ def test_calculator_in_french(french_visitor, db):
     assert f"{p_a:.4f}".replace(".", ",") in page  # numbers in the French way
 
 
+def test_calculator_names_the_system_as_the_site_does_not_the_rulesets_english_label(french_visitor, db):
+    page = text(french_visitor.get("/rules/", CHARTER_EXAMPLE))
+    calc = page[page.index('id="calculation"'):]
+    assert "<strong>L&#x27;Art de la Guerre</strong>" in calc
+    assert "charter v3" not in page
+
+
 def test_rules_page_takes_one_query(visitor, db, django_assert_num_queries):
     with django_assert_num_queries(1):  # the systems
         visitor.get("/rules/", CHARTER_EXAMPLE)
