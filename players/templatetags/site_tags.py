@@ -6,11 +6,16 @@ result_letter
     for a forfeit. Not V/N/D: the sheet's result code D (a draw, typed by referees in both languages) would then
     read as a defeat on the same page. The codes stay as the sheet writes them in the data, the API, the exports
     and the game lists.
+signed
+    A rating change with its sign: + or the minus sign U+2212, decimals as the page's language writes them.
 """
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
 from django import template
+from django.utils.formats import number_format
 from django.utils.translation import pgettext_lazy
 
 register = template.Library()
@@ -34,3 +39,24 @@ def result_letter(code: str | None) -> str:
     head, tail = code.rstrip("+"), code[len(code.rstrip("+")):]  # Battle Empire's W+, L++…
     return f"{LETTERS[head]}{tail}" if head in LETTERS else code
 
+
+
+MINUS = "\u2212"
+
+
+@register.filter
+def signed(value, places: int | str = 0) -> str:
+    """A change as both languages print it: "+12", "−3" (the minus sign U+2212, never a hyphen), "0"; `places`
+    decimals with the language's separator (l10n: 23,1151 in French). None or text that is not a number: "".
+
+    The one place a signed change is written, so that a page never mixes "-23,1151" and "−23"."""
+    try:
+        number = Decimal(str(value))
+        places = int(places)
+    except (InvalidOperation, TypeError, ValueError):
+        return ""
+    rounded = number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP) if places >= 0 else number
+    if rounded == 0:
+        return number_format(abs(rounded), decimal_pos=places)
+    sign = "+" if rounded > 0 else MINUS
+    return sign + number_format(abs(rounded), decimal_pos=places)
