@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import io
 from datetime import date
 
@@ -17,6 +16,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 
+from adlg_site.csv_export import csv_writer, localised_row
 from championship.selectors import championship_rules
 from ratings.models import RatingSystem
 from ratings.rating_list import RatingListPaginator, last_tournament_changes, rating_list, rating_rows
@@ -178,9 +178,10 @@ class _Echo:
 
 def rating_list_csv(request, system: str):
     current, rows = _export_rows(request, system)
-    writer = csv.writer(_Echo())
-    # Every text neutralised: a player named =HYPERLINK(...) must reach the spreadsheet as text (rules.spreadsheet).
-    response = StreamingHttpResponse((writer.writerow(neutralised_row(row)) for row in rows),
+    writer = csv_writer(_Echo())  # semicolons in French, commas in English: the reader's spreadsheet splits on them
+    # Every text neutralised: a player named =HYPERLINK(...) must reach the spreadsheet as text (rules.spreadsheet);
+    # then decimals written as the language does (a localised "-3,5" is a number, not a formula to neutralise).
+    response = StreamingHttpResponse((writer.writerow(localised_row(neutralised_row(row))) for row in rows),
                                      content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="ratings-{current.code}-{date.today():%Y-%m-%d}.csv"'
     return response
