@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 from datetime import date
 
 from django import forms
@@ -224,8 +225,8 @@ RULESET_SOURCES = {
 }
 
 
-def _result_choices() -> list[tuple[str, str]]:
-    codes = dict.fromkeys(code for ruleset in RULESETS.values() for code in ruleset.result_values)
+def _result_choices(codes=None) -> list[tuple[str, str]]:
+    codes = codes or dict.fromkeys(code for ruleset in RULESETS.values() for code in ruleset.result_values)
     return [(code, f"{code} — {RESULT_LABELS.get(code, code)}") for code in codes]
 
 
@@ -241,6 +242,18 @@ class CalculatorForm(forms.Form):
         super().__init__(data, label_suffix="")
         self.systems = {s.code: s for s in systems}
         self.fields["system"].choices = [(s.code, s.name) for s in systems]
+        # Offer only the results the chosen system rates (A+ and A++ are Battle Empire's): the system asked for,
+        # else the first offered. The field still takes any code, so that a code of another system (an old link)
+        # is answered by clean()'s sentence naming the system's codes. site.js swaps the list when the system
+        # changes, from data-results.
+        chosen = self.systems.get((data or {}).get("system")) or (systems[0] if systems else None)
+        by_system = {s.code: _result_choices(s.get_ruleset().result_values) for s in systems}
+        result = self.fields["result"]
+        if chosen is not None:
+            result.widget.choices = by_system[chosen.code]
+        result.widget.attrs["data-results"] = json.dumps(
+            {code: [[value, str(label)] for value, label in choices] for code, choices in by_system.items()},
+            ensure_ascii=False)
 
     def clean(self):
         data = super().clean()

@@ -4,7 +4,8 @@
    - A folded <details class="fold"> (the rating list's filters) opens on a wide screen, for browsers whose CSS
      cannot show it open there (::details-content).
    - A table too wide for its box scrolls inside it: the box then takes the keyboard's focus (arrow keys scroll
-     it) and is named after the table's heading, as a region. */
+     it) and is named after the table's heading, as a region.
+   - The rules page's calculator offers the results of the system chosen, as the system select changes. */
 document.documentElement.classList.add("js");
 
 document.addEventListener("DOMContentLoaded", function () {
@@ -49,4 +50,22 @@ document.addEventListener("DOMContentLoaded", function () {
   };
   scrollable();
   window.addEventListener("resize", scrollable);
+  // The calculator offers the results of the chosen system only (data-results: system -> [[code, label]]).
+  var result = document.getElementById("id_result");
+  var system = document.getElementById("id_system");
+  if (result && system && result.dataset.results) {
+    var bySystem = JSON.parse(result.dataset.results);
+    system.addEventListener("change", function () {
+      var choices = bySystem[system.value] || [];
+      var kept = result.value;
+      result.innerHTML = "";
+      choices.forEach(function (choice) {
+        var option = document.createElement("option");
+        option.value = choice[0];
+        option.textContent = choice[1];
+        option.selected = choice[0] === kept;
+        result.appendChild(option);
+      });
+    });
+  }
 });
