@@ -110,8 +110,20 @@ def test_the_page_shows_players_added_games_and_ratings(client, referee, tournam
     assert "Players added to the federation" in page and "Nouveau" in page and "N2" in page
     assert "games in 3 rounds" in page
     assert ">1072<" in page and ">+72<" in page
-    assert f"This sheet corrects tournament no. {tournament.pk}" in page
+    # the tournament is on the calendar with no result yet: its first results, not a correction of nothing
+    assert f"This sheet brings the first results of tournament no. {tournament.pk}" in page
+    assert "corrects" not in page and "0 games" not in page
     assert reverse("referee:sheet_confirm", args=[Sheet.objects.get().pk]) in page
+
+
+def test_a_second_sheet_says_it_corrects_the_first_and_what_it_replaces(client, referee, tournament,
+                                                                        django_capture_on_commit_callbacks):
+    imported(valid_sheet(tournament), django_capture_on_commit_callbacks)
+    games = Game.objects.filter(tournament=tournament).count()
+    client.force_login(referee)
+    page = upload(client, valid_sheet(tournament).build(), follow=True).content.decode()
+    assert f"This sheet corrects tournament no. {tournament.pk}" in page and f"and {games} games on the site" in page
+    assert games > 0 and "first results" not in page
 
 
 def test_the_page_asks_to_acknowledge_the_warnings(client, referee, tournament):
