@@ -1,10 +1,11 @@
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.contrib import admin
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from players import admin_actions
 from players.admin_forms import ClubForm, PlayerForm
-from players.admin_mixins import AuditedAdmin, PlayerSearchAdmin, ReadOnlyAdmin
+from players.admin_mixins import AuditedAdmin, InternalAdmin, PlayerSearchAdmin, ReadOnlyAdmin
 from players.models import AuditEntry, Club, Country, OpeningBalance, Player, RetiredId, Sanction
 from players.services import next_free_id_preview, player_ids_allocate
 from ratings.requests import replay_request
@@ -93,3 +94,17 @@ class AuditEntryAdmin(ReadOnlyAdmin):
     list_filter = ["action", "object_type"]
     search_fields = ["summary", "object_id"]
     date_hierarchy = "at"
+
+
+# django-axes registers its lockout tables for every staff account; they are the sign-in throttle's machinery
+# (a lockout ends by itself after AXES_COOLOFF_TIME), not the board's work: superusers only (admin_mixins).
+def _internal(model) -> None:
+    current = admin.site._registry.get(model)
+    if current is None:
+        return
+    admin.site.unregister(model)
+    admin.site.register(model, type(type(current).__name__, (InternalAdmin, type(current)), {"__module__": __name__}))
+
+
+for _model in (AccessAttempt, AccessLog, AccessFailureLog):
+    _internal(_model)
