@@ -1,3 +1,4 @@
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.contrib import admin
 from django.contrib.admin.views.main import ChangeList
 from django.utils.translation import gettext
@@ -5,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from players import admin_actions
 from players.admin_forms import ClubForm, PlayerForm
-from players.admin_mixins import AuditedAdmin, PlayerSearchAdmin, ReadOnlyAdmin
+from players.admin_mixins import AuditedAdmin, InternalAdmin, PlayerSearchAdmin, ReadOnlyAdmin
 from players.audit import audit_described
 from players.models import AuditEntry, Club, Country, OpeningBalance, Player, RetiredId, Sanction
 from players.services import next_free_id_preview, player_ids_allocate
@@ -126,3 +127,17 @@ class AuditEntryAdmin(ReadOnlyAdmin):
     @admin.display(description=_("object"))
     def object_name(self, entry):
         return entry.object_name
+
+
+# django-axes registers its lockout tables for every staff account; they are the sign-in throttle's machinery
+# (a lockout ends by itself after AXES_COOLOFF_TIME), not the board's work: superusers only (admin_mixins).
+def _internal(model) -> None:
+    current = admin.site._registry.get(model)
+    if current is None:
+        return
+    admin.site.unregister(model)
+    admin.site.register(model, type(type(current).__name__, (InternalAdmin, type(current)), {"__module__": __name__}))
+
+
+for _model in (AccessAttempt, AccessLog, AccessFailureLog):
+    _internal(_model)

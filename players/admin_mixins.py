@@ -97,6 +97,17 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+class InternalAdmin(admin.ModelAdmin):
+    """A table of the site's machinery (sign-in lockouts, the replay queue, the rating histogram): the board never
+    uses it, so the admin shows it to superusers only; the board's index lists what it works with."""
+
+    def has_module_permission(self, request):
+        return request.user.is_active and request.user.is_superuser
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_active and request.user.is_superuser
+
+
 class PlayerSearchAdmin(admin.ModelAdmin):
     """The admin's search of players, or of rows that name players (`player_search_prefixes`: "" for the players
     themselves, "player__"...), is the site's name search (players.selectors): accents and case aside, an ID

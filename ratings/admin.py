@@ -4,7 +4,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from players import permissions
-from players.admin_mixins import AuditedAdmin, PlayerSearchAdmin, ReadOnlyAdmin
+from players.admin_mixins import AuditedAdmin, InternalAdmin, PlayerSearchAdmin, ReadOnlyAdmin
 from ratings.closing import YearCloseError, year_close
 from ratings.models import ClosedYear, PlayerRating, RatingCount, RatingEvent, RatingSystem, ReplayRequest
 
@@ -71,12 +71,12 @@ class RatingEventAdmin(ReadOnlyAdmin):
 
 
 @admin.register(ReplayRequest)
-class ReplayRequestAdmin(ReadOnlyAdmin):
+class ReplayRequestAdmin(InternalAdmin, ReadOnlyAdmin):
     list_display = ["id", "system", "since", "reason", "status", "requested_at", "finished_at", "games"]
     list_filter = ["system", "status"]
 
 
 @admin.register(RatingCount)
-class RatingCountAdmin(ReadOnlyAdmin):
+class RatingCountAdmin(InternalAdmin, ReadOnlyAdmin):
     list_display = ["system", "rating", "players"]
     list_filter = ["system"]

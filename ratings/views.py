@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import csv
 import io
+import json
 from datetime import date
 
 from django import forms
@@ -17,6 +17,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 
+from adlg_site.csv_export import csv_writer, localised_row
 from championship.selectors import championship_rules
 from ratings.models import RatingSystem
 from ratings.rating_list import RatingListPaginator, last_tournament_changes, rating_list, rating_rows
@@ -178,9 +179,10 @@ class _Echo:
 
 def rating_list_csv(request, system: str):
     current, rows = _export_rows(request, system)
-    writer = csv.writer(_Echo())
-    # Every text neutralised: a player named =HYPERLINK(...) must reach the spreadsheet as text (rules.spreadsheet).
-    response = StreamingHttpResponse((writer.writerow(neutralised_row(row)) for row in rows),
+    writer = csv_writer(_Echo())  # semicolons in French, commas in English: the reader's spreadsheet splits on them
+    # Every text neutralised: a player named =HYPERLINK(...) must reach the spreadsheet as text (rules.spreadsheet);
+    # then decimals written as the language does (a localised "-3,5" is a number, not a formula to neutralise).
+    response = StreamingHttpResponse((writer.writerow(localised_row(neutralised_row(row))) for row in rows),
                                      content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="ratings-{current.code}-{date.today():%Y-%m-%d}.csv"'
     return response
@@ -214,8 +216,17 @@ RESULT_LABELS = {
 }
 
 
-def _result_choices() -> list[tuple[str, str]]:
-    codes = dict.fromkeys(code for ruleset in RULESETS.values() for code in ruleset.result_values)
+# What each ruleset applies, in the reader's words: the ruleset's own name is the rules' English label.
+RULESET_SOURCES = {
+    "adlg-2018": gettext_lazy("the charter v3 (2018)"),
+    "adlg-annex-a": gettext_lazy("the ELO annex A (before 2018)"),
+    "battle-empire": gettext_lazy("the Battle Empire Elo rules"),
+    "classic-elo": gettext_lazy("classic Elo (FIDE-like, tournament period)"),
+}
+
+
+def _result_choices(codes=None) -> list[tuple[str, str]]:
+    codes = codes or dict.fromkeys(code for ruleset in RULESETS.values() for code in ruleset.result_values)
     return [(code, f"{code} — {RESULT_LABELS.get(code, code)}") for code in codes]
 
 
@@ -231,6 +242,18 @@ class CalculatorForm(forms.Form):
         super().__init__(data, label_suffix="")
         self.systems = {s.code: s for s in systems}
         self.fields["system"].choices = [(s.code, s.name) for s in systems]
+        # Offer only the results the chosen system rates (A+ and A++ are Battle Empire's): the system asked for,
+        # else the first offered. The field still takes any code, so that a code of another system (an old link)
+        # is answered by clean()'s sentence naming the system's codes. site.js swaps the list when the system
+        # changes, from data-results.
+        chosen = self.systems.get((data or {}).get("system")) or (systems[0] if systems else None)
+        by_system = {s.code: _result_choices(s.get_ruleset().result_values) for s in systems}
+        result = self.fields["result"]
+        if chosen is not None:
+            result.widget.choices = by_system[chosen.code]
+        result.widget.attrs["data-results"] = json.dumps(
+            {code: [[value, str(label)] for value, label in choices] for code, choices in by_system.items()},
+            ensure_ascii=False)
 
     def clean(self):
         data = super().clean()
@@ -263,6 +286,9 @@ def rules(request):
         "systems": explained,
         "form": form,
         "calculation": calculation,
+        # the system's name as the site shows it everywhere, in either language (the ruleset's name is the
+        # rules' English label, "charter v3 (2018)", not a word for the page)
+        "calculation_system": form.systems.get(form.cleaned_data["system"]) if calculation else None,
         "result_label": RESULT_LABELS.get(calculation.result, calculation.result) if calculation else "",
         "scores": game_score_examples(),
         "charter": charter_rules(),
@@ -289,6 +315,7 @@ def _explain(system: RatingSystem, ruleset: Ruleset, language: str) -> dict:
     return {
         "system": system,
         "ruleset": ruleset,
+        "source": RULESET_SOURCES.get(ruleset.code, ruleset.name),
         "k_bands": [_k_band_text(band) for band in ruleset.k_bands],
         "outcomes": [{"code": o.code, "label": RESULT_LABELS.get(o.code, o.code), "a": o.a, "b": o.b}
                      for o in ruleset.outcomes],

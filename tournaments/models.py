@@ -64,6 +64,14 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.start_date:%Y-%m-%d})"
 
+    @property
+    def referee_shown(self) -> str:
+        """The referee's name as a page shows it; "" for a placeholder with no letter in it (the "-" a tournament
+        run live without a referee's name is published with, read back as "'-" from its formula-safe workbook),
+        so that no page writes "Referee: '-"."""
+        name = self.referee_name.strip()
+        return name if any(character.isalpha() for character in name) else ""
+
 
 class Registration(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")

@@ -1,17 +1,21 @@
 """Template filters of the public pages: results in the reader's language.
 
-result_code
-    A result code of the sheet (A, B, D, DD, FA, FB, A+…) as shown on the page: the same codes, but the draw's D
-    reads N (nul) in French, where D is a defeat.
 result_letter
     A result from one player's view (W, D, L; DD double demoralisation; FW, FL a forfeit won or lost; Battle
-    Empire's W+, W++, L+, L++) as the page's language writes it: V/N/D in French (victoire, nul, défaite), FG/FP
-    for a forfeit (gagné, perdu). The codes stay in English in the data, the API and the exports.
+    Empire's W+, W++, L+, L++) as the page's language writes it: G/N/P in French (gagnée, nulle, perdue), FG/FP
+    for a forfeit. Not V/N/D: the sheet's result code D (a draw, typed by referees in both languages) would then
+    read as a defeat on the same page. The codes stay as the sheet writes them in the data, the API, the exports
+    and the game lists.
+signed
+    A rating change with its sign: + or the minus sign U+2212, decimals as the page's language writes them.
 """
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
 from django import template
+from django.utils.formats import number_format
 from django.utils.translation import pgettext_lazy
 
 register = template.Library()
@@ -36,6 +40,23 @@ def result_letter(code: str | None) -> str:
     return f"{LETTERS[head]}{tail}" if head in LETTERS else code
 
 
+
+MINUS = "\u2212"
+
+
 @register.filter
-def result_code(code: str | None) -> str:
-    return str(pgettext_lazy("result code", "D")) if code == "D" else (code or "")
+def signed(value, places: int | str = 0) -> str:
+    """A change as both languages print it: "+12", "−3" (the minus sign U+2212, never a hyphen), "0"; `places`
+    decimals with the language's separator (l10n: 23,1151 in French). None or text that is not a number: "".
+
+    The one place a signed change is written, so that a page never mixes "-23,1151" and "−23"."""
+    try:
+        number = Decimal(str(value))
+        places = int(places)
+    except (InvalidOperation, TypeError, ValueError):
+        return ""
+    rounded = number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP) if places >= 0 else number
+    if rounded == 0:
+        return number_format(abs(rounded), decimal_pos=places)
+    sign = "+" if rounded > 0 else MINUS
+    return sign + number_format(abs(rounded), decimal_pos=places)

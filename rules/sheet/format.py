@@ -124,6 +124,25 @@ GAME_COLUMNS: tuple[tuple[str, str, bool], ...] = (
 )
 ALIASES = {"organizing club": "organising_club"}
 
+# The names the template carries on the French site (the template writes them from the translation catalogue,
+# msgctxt "result sheet"; tests/sheets/test_template_languages.py holds the two to the same words). RESULT_SHEET.md
+# names the English ones; a referee's sheet may use either, or mix them: the reader takes both.
+SHEET_ALIASES = {"Tournament": ("Tournoi",), "Players": ("Joueurs",), "Games": ("Parties",)}
+LABEL_ALIASES = {
+    "tournament_id": "ID du tournoi", "name": "Nom", "rating_system": "Système Elo", "start": "Date de début",
+    "end": "Date de fin", "city": "Ville", "country": "Pays", "organising_club": "Club organisateur",
+    "referee": "Arbitre", "army_points": "Points d'armée", "rounds": "Rondes", "worlds": "Mondial",
+    "official": "Officiel",
+}
+PLAYER_HEADER_ALIASES = {
+    "last_name": "Nom", "first_name": "Prénom", "country": "Pays", "pool": "Poule", "army": "Armée",
+    "penalty": "Pénalité", "penalty_reason": "Motif de la pénalité",
+}
+GAME_HEADER_ALIASES = {
+    "round": "Ronde", "a": "Joueur A", "b": "Joueur B", "result": "Résultat", "a_losses": "Pertes A %",
+    "b_losses": "Pertes B %", "free": "Partie libre",
+}
+
 # ISO 3166-1 alpha-2: the 249 officially assigned codes (the standard's list as of 2024).
 _ISO_3166_ALPHA_2 = """
     AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW
@@ -178,6 +197,11 @@ Severity = Literal["error", "warning"]
 def label_of(key: str) -> str:
     """The Tournament sheet's label of a key."""
     return next(label for k, label, _ in TOURNAMENT_LABELS if k == key)
+
+
+def sheet_titles(name: str) -> tuple[str, ...]:
+    """Every title one of SHEETS may have, its English name first."""
+    return (name, *SHEET_ALIASES.get(name, ()))
 
 
 def header_of(spec, key: str) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 from openpyxl.utils.cell import get_column_letter
 
 from rules.sheet.checks import losses_faults, result_faults, round_faults
-from rules.sheet.format import GAME_COLUMNS, MAX_GAMES
+from rules.sheet.format import GAME_COLUMNS, GAME_HEADER_ALIASES, MAX_GAMES
 from rules.sheet.parsed import SheetGame
 from rules.sheet.reading import Reading
 from rules.sheet.rows import header_columns, records
@@ -36,7 +36,8 @@ def read_games(reading: Reading, worksheet: Any) -> None:
     required = {key for key, _, needed in GAME_COLUMNS if needed}
     if system == "adlg":
         required |= {"a_losses", "b_losses"}
-    columns = header_columns(reading, worksheet, sheet=SHEET, spec=GAME_COLUMNS, required=required)
+    columns = header_columns(reading, worksheet, sheet=SHEET, spec=GAME_COLUMNS, required=required,
+                             aliases=GAME_HEADER_ALIASES)
     reading.game_columns = {key: get_column_letter(position) for key, position in columns.items()}
     if not {"round", "a", "b"} <= columns.keys():
         return

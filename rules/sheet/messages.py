@@ -227,7 +227,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "unknown_rating_system": {
         "en": 'The Rating system "{value}" is unknown. Write adlg or battle-empire (blank means adlg).',
-        "fr": "Le système de classement (Rating system) « {value} » est inconnu. Écrivez adlg ou "
+        "fr": "Le système Elo (Rating system) « {value} » est inconnu. Écrivez adlg ou "
         "battle-empire (vide vaut adlg).",
     },
     "unknown_result": {

@@ -17,7 +17,7 @@ from typing import Any
 
 from openpyxl.utils.cell import get_column_letter
 
-from rules.sheet.format import MAX_PLAYERS, PLAYER_COLUMNS
+from rules.sheet.format import MAX_PLAYERS, PLAYER_COLUMNS, PLAYER_HEADER_ALIASES
 from rules.sheet.parsed import SheetPlayer
 from rules.sheet.reading import Reading
 from rules.sheet.rows import header_columns, records
@@ -37,7 +37,8 @@ _TEXTS = (
 def read_players(reading: Reading, worksheet: Any) -> None:
     """The players into reading.players by key, their columns into reading.player_columns."""
     required = {key for key, _, needed in PLAYER_COLUMNS if needed}
-    columns = header_columns(reading, worksheet, sheet=SHEET, spec=PLAYER_COLUMNS, required=required)
+    columns = header_columns(reading, worksheet, sheet=SHEET, spec=PLAYER_COLUMNS, required=required,
+                             aliases=PLAYER_HEADER_ALIASES)
     reading.player_columns = {key: get_column_letter(position) for key, position in columns.items()}
     if "id" not in columns:
         return

@@ -23,7 +23,7 @@ from datetime import date
 from typing import Any
 
 from rules.sheet.consistency import check_charter, check_games, check_players_play
-from rules.sheet.format import MAX_BYTES, SHEETS
+from rules.sheet.format import MAX_BYTES, SHEETS, sheet_titles
 from rules.sheet.games_sheet import read_games
 from rules.sheet.guard import Refused, guard, is_defused_error, refusal
 from rules.sheet.naming import report_named, sheet_names
@@ -116,7 +116,8 @@ def _find_sheets(reading: Reading, workbook: Any) -> dict[str, Any]:
         by_name.setdefault(title.strip().casefold(), worksheet)
     found: dict[str, Any] = {}
     for name in SHEETS:
-        found[name] = by_name.get(name.casefold())
+        # Tournament or Tournoi...: the first title of the name found, the English one before its aliases.
+        found[name] = next((by_name[t.casefold()] for t in sheet_titles(name) if t.casefold() in by_name), None)
         if found[name] is None:
             reading.error("missing_sheet", name, "", sheet=name)
     return found

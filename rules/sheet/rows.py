@@ -30,10 +30,12 @@ from rules.sheet.values import header_key, is_blank
 
 
 def header_columns(
-    reading: Reading, worksheet: Any, *, sheet: str, spec: Sequence[tuple[str, str, bool]], required: set[str]
+    reading: Reading, worksheet: Any, *, sheet: str, spec: Sequence[tuple[str, str, bool]], required: set[str],
+    aliases: dict[str, str],
 ) -> dict[str, int]:
-    """The 1-based column of each known header of row 1; reports missing and duplicated headers."""
-    index = {header_key(header): key for key, header, _ in spec}
+    """The 1-based column of each known header of row 1 (its English name or its alias); reports missing and
+    duplicated headers."""
+    index = {header_key(header): key for key, header, _ in spec} | {header_key(h): k for k, h in aliases.items()}
     header_row = next(iter(raw_rows(worksheet, min_row=1, max_row=1, max_col=MAX_COLUMNS)), ())
     columns: dict[str, int] = {}
     for position, value in enumerate(header_row, start=1):

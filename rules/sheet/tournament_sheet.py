@@ -16,7 +16,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from rules.sheet.format import ALIASES, FORMAT, MAX_TOURNAMENT_ROWS, TOURNAMENT_LABELS, label_of
+from rules.sheet.format import ALIASES, FORMAT, LABEL_ALIASES, MAX_TOURNAMENT_ROWS, TOURNAMENT_LABELS, label_of
 from rules.sheet.parsed import SheetTournament
 from rules.sheet.reading import Reading
 from rules.sheet.rows import rows
@@ -35,7 +35,8 @@ SHEET = "Tournament"
 
 def read_tournament(reading: Reading, worksheet: Any) -> None:
     """The Tournament sheet's values into reading.fields, their cells into reading.tournament_cells."""
-    index = {header_key(label): key for key, label, _ in TOURNAMENT_LABELS} | ALIASES
+    index = ({header_key(label): key for key, label, _ in TOURNAMENT_LABELS} | ALIASES
+             | {header_key(label): key for key, label in LABEL_ALIASES.items()})
     found: dict[str, tuple[int, object]] = {}
     for number, values in rows(worksheet, min_row=1, max_col=2, columns=(0, 1)):
         if number > MAX_TOURNAMENT_ROWS:

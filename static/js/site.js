@@ -5,7 +5,8 @@
      cannot show it open there (::details-content).
    - A table too wide for its box scrolls inside it: the box then takes the keyboard's focus (arrow keys scroll
      it) and is named after the table's heading, as a region.
-   - A button [data-copy="<input id>"] copies that field's text (a player's private link) and says so. */
+   - A button [data-copy="<input id>"] copies that field's text (a player's private link) and says so.
+   - The rules page's calculator offers the results of the system chosen, as the system select changes. */
 document.documentElement.classList.add("js");
 
 document.addEventListener("DOMContentLoaded", function () {
@@ -63,4 +64,22 @@ document.addEventListener("DOMContentLoaded", function () {
       }
     });
   });
+  // The calculator offers the results of the chosen system only (data-results: system -> [[code, label]]).
+  var result = document.getElementById("id_result");
+  var system = document.getElementById("id_system");
+  if (result && system && result.dataset.results) {
+    var bySystem = JSON.parse(result.dataset.results);
+    system.addEventListener("change", function () {
+      var choices = bySystem[system.value] || [];
+      var kept = result.value;
+      result.innerHTML = "";
+      choices.forEach(function (choice) {
+        var option = document.createElement("option");
+        option.value = choice[0];
+        option.textContent = choice[1];
+        option.selected = choice[0] === kept;
+        result.appendChild(option);
+      });
+    });
+  }
 });

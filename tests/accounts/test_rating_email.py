@@ -66,7 +66,7 @@ def test_the_email_speaks_the_accounts_language():
     user = account("luc@example.org", player=Player.objects.get(pk=102))
     account_settings_save(user=user, rating_emails=True, language="fr")
     _spring()
-    assert "est classé" in mail.outbox[0].subject or "classement" in mail.outbox[0].body.lower()
+    assert "est intégré à l’Elo" in mail.outbox[0].subject and "Votre cote" in mail.outbox[0].body
     assert "Bonjour" in mail.outbox[0].body
 
 

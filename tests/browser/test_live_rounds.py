@@ -41,7 +41,7 @@ WORDS = {
         "results": "Résultats de la ronde 1", "confirm": "gagne avec plus de pertes", "counts": "Compte pour",
         "refused": "rien n’a changé", "discard": "confirmez qu'ils sont effacés",
         "withdrawn": "Ronde 2 retirée", "check": "Vérifier ce tirage", "verdict": "aux changements ci-dessous près",
-        "preview": "Voici ce que la publication change", "published": "le tournoi et les nouveaux classements",
+        "preview": "Voici ce que la publication change", "published": "le tournoi et les nouvelles cotes",
         "reason_swap": "Anne et Bruno sont venus ensemble", "reason_table": "La table 1 est près de la porte",
         "reason_withdraw": "Le résultat de la table 3 saisi sur la table 2",
     },

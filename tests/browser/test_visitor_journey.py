@@ -63,8 +63,8 @@ def test_a_visitor_finds_a_player_switches_to_french_and_downloads_the_list(live
     shot(page, "4-player-fr")
 
     # The rating list, filtered by country.
-    page.get_by_role("link", name="Classements", exact=True).click()
-    expect(page.get_by_role("heading", name="Classement — L'Art de la Guerre")).to_be_visible()
+    page.get_by_role("link", name="Cotes Elo", exact=True).click()
+    expect(page.get_by_role("heading", name="Liste Elo — L'Art de la Guerre")).to_be_visible()
     page.select_option("#id_country", "FR")
     page.get_by_role("button", name="Afficher").click()
     rows = page.locator("table.rating-list tbody tr")
@@ -76,7 +76,7 @@ def test_a_visitor_finds_a_player_switches_to_french_and_downloads_the_list(live
     with page.expect_download() as download_info:
         page.click("#download-csv")
     content = Path(download_info.value.path()).read_text(encoding="utf-8")
-    lines = list(csv.reader(io.StringIO(content)))
+    lines = list(csv.reader(io.StringIO(content), delimiter=";"))  # a French spreadsheet splits on semicolons
     assert lines[0][:4] == ["position", "ID", "nom", "prénom"]
     assert sorted(int(line[1]) for line in lines[1:]) == sorted(p.id for p in french)
 

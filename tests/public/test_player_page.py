@@ -154,8 +154,8 @@ def test_player_page_never_links_an_excluded_opponent(visitor, db):
 def test_player_page_in_french(french_visitor, career):
     page = text(french_visitor.get(url(career["anne"])))
     assert 'lang="fr"' in page
-    assert "Historique du classement" in page
-    assert "Face-à-face" in page and "Parties classées" in page
+    assert "Historique de la cote" in page
+    assert "Face-à-face" in page and "Parties Elo" in page
 
 
 def test_player_game_changes_are_those_of_the_engine(db):
@@ -255,5 +255,5 @@ def test_results_are_shown_in_french_letters(french_visitor, career):
     games = page[page.index('class="player-games"'):]
     games = games[:games.index("</table>")]
     cells = set(re.findall(r'<td class="center cell-[WDL]">([^<]*)</td>', games))
-    assert cells <= {"V", "N", "D"} and cells
-    assert "V/N/D" in page
+    assert cells <= {"G", "N", "P"} and cells
+    assert "G/N/P" in page and "V/N/D" not in page

@@ -183,7 +183,7 @@ def test_rating_list_in_french_names_ranks_in_french(french_visitor, db):
     rated("Dupont", 1150)
     page = text(french_visitor.get(URL))
     assert "Chevalier" in page and "Knight" not in page
-    assert "Classement" in page and "Télécharger cette liste" in page
+    assert "Liste Elo" in page and "Télécharger cette liste" in page
 
 
 def test_rating_list_csv_has_the_filtered_list(visitor, hidden_players):
@@ -208,8 +208,17 @@ def test_rating_list_excel_has_the_filtered_list(visitor, hidden_players):
 def test_rating_list_csv_in_french_has_french_headers_and_ranks(french_visitor, db):
     rated("Dupont", 1150)
     content = b"".join(french_visitor.get("/ratings/adlg/ratings.csv").streaming_content).decode()
-    assert content.splitlines()[0].startswith("position,ID,nom,prénom")
-    assert "Chevalier" in content
+    assert content.splitlines()[0].startswith("position;ID;nom;prénom")  # a French spreadsheet splits on ;
+    row = next(r for r in csv.reader(io.StringIO(content), delimiter=";") if "Dupont" in r)
+    assert "Chevalier" in row and "1150" in row
+
+
+def test_rating_list_csv_in_english_is_comma_separated(visitor, db):
+    rated("Dupont", 1150)
+    content = b"".join(visitor.get("/ratings/adlg/ratings.csv").streaming_content).decode()
+    assert content.splitlines()[0].startswith("position,ID,last name,first name")
+    row = next(r for r in csv.reader(io.StringIO(content)) if "Dupont" in r)
+    assert "Knight" in row and "1150" in row
 
 
 @pytest.mark.parametrize("size", [3, 30])

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import html
+import json
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -79,6 +83,13 @@ def test_calculator_in_french(french_visitor, db):
     assert f"{p_a:.4f}".replace(".", ",") in page  # numbers in the French way
 
 
+def test_calculator_names_the_system_as_the_site_does_not_the_rulesets_english_label(french_visitor, db):
+    page = text(french_visitor.get("/rules/", CHARTER_EXAMPLE))
+    calc = page[page.index('id="calculation"'):]
+    assert "<strong>L&#x27;Art de la Guerre</strong>" in calc
+    assert "charter v3" not in page
+
+
 def test_rules_page_takes_one_query(visitor, db, django_assert_num_queries):
     with django_assert_num_queries(1):  # the systems
         visitor.get("/rules/", CHARTER_EXAMPLE)
@@ -100,3 +111,25 @@ def test_calculator_values_explain_the_engine_change(code, rating_a, games_a, ra
         ruleset, rating_a, games_a, rating_b, games_b, result)
     assert round_change(ruleset, calc.raw_a) == calc.change_a
     assert round_change(ruleset, calc.raw_b) == calc.change_b
+
+
+def _result_options(page: str) -> list[str]:
+    select = page[page.index('name="result"'):]
+    select = select[:select.index("</select>")]
+    return re.findall(r'<option value="([^"]*)"', select)
+
+
+def test_calculator_offers_only_the_results_of_the_chosen_system(visitor, db):
+    adlg = _result_options(text(visitor.get("/rules/")))
+    assert adlg == list(get_ruleset("adlg-2018").result_values) and "A+" not in adlg
+    battle_empire = _result_options(text(visitor.get("/rules/", {**CHARTER_EXAMPLE, "system": "battle-empire",
+                                                                  "result": "A++"})))
+    assert "A++" in battle_empire and "DD" not in battle_empire
+
+
+def test_calculator_gives_the_page_every_systems_results_for_the_script(visitor, db):
+    page = text(visitor.get("/rules/"))
+    data = re.search(r'data-results="([^"]*)"', page).group(1)
+    by_system = json.loads(html.unescape(data))
+    assert [code for code, _ in by_system["battle-empire"]] == list(get_ruleset("battle-empire").result_values)
+    assert [code for code, _ in by_system["adlg"]] == list(get_ruleset("adlg-2018").result_values)

@@ -224,8 +224,8 @@ def test_the_cross_table_writes_results_the_french_way(french_visitor, db):
     cross = _cross(text(french_visitor.get(f"/tournaments/{played.tournament.id}/")))
     body = cross[cross.index("<tbody>"):cross.index("</tbody>")]
     letters = set(re.findall(r'<td class="cell-[WDL]"[^>]*>([A-Z]+)\d', body))
-    assert letters and letters <= {"V", "N", "D"}
-    assert "V / N / D" in cross and "victoire, nul, défaite" in cross
+    assert letters and letters <= {"G", "N", "P"}  # never D, the sheet's code of a draw
+    assert "G / N / P" in cross and "gagnée, nulle, perdue" in cross
 
 
 def test_a_battle_empire_tournament_says_why_it_does_not_count(visitor, db):

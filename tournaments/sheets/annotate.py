@@ -27,7 +27,7 @@ from openpyxl.utils.cell import coordinate_from_string
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.hyperlink import Hyperlink
 
-from rules.sheet.format import MAX_BYTES, SHEETS
+from rules.sheet.format import MAX_BYTES, SHEETS, sheet_titles
 from rules.sheet.guard import guard, workbook_cells
 from rules.sheet.report import Issue, Report
 
@@ -84,7 +84,9 @@ def _mark(workbook: Workbook, *, report: Report, lang: str) -> None:
     titles = {title.strip().casefold(): title for title in workbook.sheetnames}
     by_cell: dict[tuple[str, str], list[Issue]] = {}
     for issue in report.issues():
-        title = titles.get(issue.sheet.casefold()) if issue.sheet in SHEETS else None
+        # An issue names the sheet in English (the report's contract); the workbook may call it Joueurs.
+        title = next((titles[t.casefold()] for t in sheet_titles(issue.sheet) if t.casefold() in titles), None) \
+            if issue.sheet in SHEETS else None
         if title is not None and issue.cell:
             by_cell.setdefault((title, issue.cell), []).append(issue)
 

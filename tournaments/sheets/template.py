@@ -18,12 +18,16 @@ Terms:
   and six games per player.
 - *pre-filled*: the template with the Tournament values and the registered players of a tournament on the
   site, so the referee only types the games.
+- *words*: the sheet names, labels, headers, hints and help the template is written with (SheetWords): the
+  English of RESULT_SHEET.md by default; the site's pages pass the referee's language's, from the translation
+  catalogue (tournaments.sheets.words). rules.sheet reads the English and the French names alike.
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font, PatternFill
@@ -79,36 +83,63 @@ HELP = (
     "2. Players: one row per player. ID = federation ID; 99 = the spare; N1, N2... = a player new to the "
     "federation (last and first name required).",
     "3. Games: one row per game. Result: A, B, D, DD, FA, FB in AdlG; A, A+, A++, B, B+, B++, D in Battle "
-    "Empire. Losses: % of each army, 0 to 100 (required for A, B, D in AdlG). Free game: last round only.",
+    "Empire. Losses: each army's losses in percent, 0 to 100 (required for A, B, D in AdlG). Free game: "
+    "last round only.",
     "4. Standings shows your scores and ranks offline; the site ignores it.",
     "Upload the file as it is (.xlsx); the site lists every problem with its cell.",
-    "",
-    "Comment remplir cette feuille de résultats",
-    "1. Tournament : une valeur par ligne en colonne B. Gardez les intitulés de la colonne A.",
-    "2. Players : une ligne par joueur. ID = identifiant fédéral ; 99 = le joueur de réserve ; N1, N2... = "
-    "un nouveau joueur (nom et prénom obligatoires).",
-    "3. Games : une ligne par partie. Pertes : % de chaque armée, de 0 à 100. Free game : dernière ronde "
-    "seulement.",
-    "4. Standings montre vos scores et classements hors ligne ; le site l'ignore.",
 )
 
+# The Standings sheet's headers and notes, by the role of each column (see _standings_sheet).
+STANDINGS_WORDS = {
+    "id": "ID", "name": "Name", "pool": "Pool", "games": "Games", "points": "Game points", "penalty": "Penalty",
+    "score": "Score", "opponents": "Opponents' score", "rank": "Rank in pool", "round": "Round",
+    "a": "Player A", "b": "Player B", "result": "Result", "a_losses": "A losses %", "b_losses": "B losses %",
+    "scored": "Scored", "forfeit": "Forfeit", "a_score": "A score", "b_score": "B score",
+    "a_opponent": "A's opponent score", "b_opponent": "B's opponent score", "game_pool": "Pool",
+    "spare": "Spare (all pools)",
+    "note": "Scores as the charter computes them (App. 4). Players with equal score and opponents' score share a "
+    "rank here; the site settles them by their game, then rating, then ID. Formulas use the template's columns: "
+    "do not move them.",
+}
 
-def blank_workbook() -> bytes:
+
+@dataclass(frozen=True)
+class SheetWords:
+    """What the template says, in one language: sheet titles (Tournament, Players, Games, Standings), the
+    Tournament labels and the Players and Games headers by key, the hints, the help lines, the yes/no words and
+    the Standings sheet's words. The default is the English of RESULT_SHEET.md."""
+
+    sheets: Mapping[str, str] = field(default_factory=lambda: {
+        "Tournament": "Tournament", "Players": "Players", "Games": "Games", "Standings": "Standings"})
+    labels: Mapping[str, str] = field(default_factory=lambda: {key: label for key, label, _ in TOURNAMENT_LABELS})
+    player_headers: Mapping[str, str] = field(default_factory=lambda: {k: h for k, h, _ in PLAYER_COLUMNS})
+    game_headers: Mapping[str, str] = field(default_factory=lambda: {k: h for k, h, _ in GAME_COLUMNS})
+    hints: Mapping[str, str] = field(default_factory=lambda: dict(HINTS))
+    help: Sequence[str] = HELP
+    yes: str = "yes"
+    no: str = "no"
+    standings: Mapping[str, str] = field(default_factory=lambda: dict(STANDINGS_WORDS))
+
+
+ENGLISH = SheetWords()
+
+
+def blank_workbook(*, words: SheetWords = ENGLISH) -> bytes:
     """The official result sheet, empty but for the Format and the defaults, for AdlG."""
-    return _workbook(tournament={}, players=())
+    return _workbook(tournament={}, players=(), words=words)
 
 
-def prefilled_workbook(*, tournament: object, players: Sequence[PlayerRow]) -> bytes:
+def prefilled_workbook(*, tournament: object, players: Sequence[PlayerRow], words: SheetWords = ENGLISH) -> bytes:
     """The result sheet of a registered tournament. `tournament` is a SheetTournament or any object or mapping
     with its field names (missing ones stay blank); `players` are (id, last name, first name, club, country,
     pool) rows, or longer ones with the army, the penalty and its reason."""
-    return _workbook(tournament=_tournament_values(tournament), players=players)
+    return _workbook(tournament=_tournament_values(tournament), players=players, words=words)
 
 
 def result_workbook(*, tournament: Mapping[str, object], players: Sequence[PlayerRow],
-                    games: Sequence[GameRow]) -> bytes:
+                    games: Sequence[GameRow], words: SheetWords = ENGLISH) -> bytes:
     """A filled result sheet: what a tournament run live on the site publishes (PAIRING.md §7)."""
-    return _workbook(tournament=_tournament_values(tournament), players=players, games=games)
+    return _workbook(tournament=_tournament_values(tournament), players=players, games=games, words=words)
 
 
 def _tournament_values(tournament: object) -> dict[str, object]:
@@ -119,14 +150,15 @@ def _tournament_values(tournament: object) -> dict[str, object]:
 
 
 def _workbook(*, tournament: Mapping[str, object], players: Sequence[PlayerRow],
-              games: Sequence[GameRow] = ()) -> bytes:
+              games: Sequence[GameRow] = (), words: SheetWords = ENGLISH) -> bytes:
     system = str(tournament.get("rating_system") or "adlg")
     workbook = Workbook()
-    _tournament_sheet(workbook.active, tournament=tournament)
-    _players_sheet(workbook.create_sheet("Players"), players=players)
-    _games_sheet(workbook.create_sheet("Games"), system=system, games=games)
+    _tournament_sheet(workbook.active, tournament=tournament, words=words)
+    _players_sheet(workbook.create_sheet(words.sheets["Players"]), players=players, words=words)
+    _games_sheet(workbook.create_sheet(words.sheets["Games"]), system=system, games=games, words=words)
     _standings_sheet(
-        workbook.create_sheet("Standings"), player_rows=max(STANDINGS_PLAYERS, len(players) + 50)
+        workbook.create_sheet(words.sheets["Standings"]), player_rows=max(STANDINGS_PLAYERS, len(players) + 50),
+        words=words,
     )
     buffer = io.BytesIO()
     workbook.save(buffer)
@@ -136,51 +168,54 @@ def _workbook(*, tournament: Mapping[str, object], players: Sequence[PlayerRow],
 # ------------------------------------------------------------------------------------------------ sheets
 
 
-def _tournament_sheet(worksheet: Worksheet, *, tournament: Mapping[str, object]) -> None:
-    worksheet.title = "Tournament"
-    values = {"format": FORMAT, "rating_system": "adlg", "worlds": "no", "official": "yes"}
+def _tournament_sheet(worksheet: Worksheet, *, tournament: Mapping[str, object], words: SheetWords) -> None:
+    worksheet.title = words.sheets["Tournament"]
+    values = {"format": FORMAT, "rating_system": "adlg", "worlds": False, "official": True}
     values |= {key: value for key, value in tournament.items() if value is not None}
     cells: dict[str, str] = {}
-    for row, (key, label, required) in enumerate(TOURNAMENT_LABELS, start=1):
-        worksheet.cell(row=row, column=1, value=label).font = HEADER_FONT
+    for row, (key, _label, required) in enumerate(TOURNAMENT_LABELS, start=1):
+        worksheet.cell(row=row, column=1, value=words.labels[key]).font = HEADER_FONT
         value = values.get(key)
         if isinstance(value, bool):
-            value = "yes" if value else "no"
+            value = words.yes if value else words.no
         # Stored names reach the referee's spreadsheet as text, never as formulas (rules.spreadsheet).
         target = worksheet.cell(row=row, column=2, value=neutralised(value))
         if key in ("start", "end"):
             target.number_format = "yyyy-mm-dd"
         if required:
             target.fill = REQUIRED_FILL
-        worksheet.cell(row=row, column=3, value=HINTS[key]).font = Font(italic=True, color="666666")
+        worksheet.cell(row=row, column=3, value=words.hints[key]).font = Font(italic=True, color="666666")
         cells[key] = f"B{row}"
-    for row, line in enumerate(HELP, start=1):
-        worksheet.cell(row=row, column=5, value=line).font = HEADER_FONT if row in (1, 8) else Font()
+    for row, line in enumerate(words.help, start=1):
+        worksheet.cell(row=row, column=5, value=line).font = HEADER_FONT if row == 1 else Font()
     worksheet.column_dimensions["A"].width = 18
     worksheet.column_dimensions["B"].width = 28
     worksheet.column_dimensions["C"].width = 58
     worksheet.column_dimensions["D"].width = 3
     worksheet.column_dimensions["E"].width = 110
 
-    _add_list(worksheet, cells["rating_system"], ("adlg", "battle-empire"), title="Rating system")
-    _add_list(worksheet, f"{cells['worlds']} {cells['official']}", ("yes", "no"), title="Yes or no")
-    _add_whole(worksheet, cells["army_points"], 100, 300, title="Army points")
-    _add_whole(worksheet, cells["rounds"], 1, 12, title="Rounds")
-    _add_whole(worksheet, cells["tournament_id"], 1, None, title="Tournament ID")
+    labels = words.labels
+    _add_list(worksheet, cells["rating_system"], ("adlg", "battle-empire"), title=labels["rating_system"])
+    _add_list(worksheet, f"{cells['worlds']} {cells['official']}", (words.yes, words.no),
+              title=f"{words.yes} / {words.no}")
+    _add_whole(worksheet, cells["army_points"], 100, 300, title=labels["army_points"])
+    _add_whole(worksheet, cells["rounds"], 1, 12, title=labels["rounds"])
+    _add_whole(worksheet, cells["tournament_id"], 1, None, title=labels["tournament_id"])
 
 
-def _players_sheet(worksheet: Worksheet, *, players: Sequence[PlayerRow]) -> None:
-    _header_row(worksheet, PLAYER_COLUMNS, widths=(8, 20, 18, 22, 9, 8, 22, 9, 30))
+def _players_sheet(worksheet: Worksheet, *, players: Sequence[PlayerRow], words: SheetWords) -> None:
+    _header_row(worksheet, PLAYER_COLUMNS, words.player_headers, widths=(8, 20, 18, 22, 9, 8, 22, 9, 30))
     for row in players:
         worksheet.append(neutralised_row(row))
     last = MAX_PLAYERS + 1
     _add_whole(
-        worksheet, f"{_player_col('penalty')}2:{_player_col('penalty')}{last}", 0, None, title="Penalty"
+        worksheet, f"{_player_col('penalty')}2:{_player_col('penalty')}{last}", 0, None,
+        title=words.player_headers["penalty"],
     )
 
 
-def _games_sheet(worksheet: Worksheet, *, system: str, games: Sequence[GameRow] = ()) -> None:
-    _header_row(worksheet, GAME_COLUMNS, widths=(8, 7, 10, 10, 8, 11, 11, 11))
+def _games_sheet(worksheet: Worksheet, *, system: str, games: Sequence[GameRow] = (), words: SheetWords) -> None:
+    _header_row(worksheet, GAME_COLUMNS, words.game_headers, widths=(8, 7, 10, 10, 8, 11, 11, 11))
     for row in games:
         worksheet.append(neutralised_row(row))
     last = MAX_GAMES + 1
@@ -190,11 +225,12 @@ def _games_sheet(worksheet: Worksheet, *, system: str, games: Sequence[GameRow] 
         return f"{letter}2:{letter}{last}"
 
     results = RESULTS.get(system, RESULTS["adlg"])
-    _add_list(worksheet, column("result"), results, title="Result")
-    _add_list(worksheet, column("free"), ("yes", "no"), title="Free game")
-    _add_whole(worksheet, column("round"), 1, 12, title="Round")
-    _add_whole(worksheet, column("table"), 1, None, title="Table")
-    for key, header in (("a_losses", "A losses %"), ("b_losses", "B losses %")):
+    headers = words.game_headers
+    _add_list(worksheet, column("result"), results, title=headers["result"])
+    _add_list(worksheet, column("free"), (words.yes, words.no), title=headers["free"])
+    _add_whole(worksheet, column("round"), 1, 12, title=headers["round"])
+    _add_whole(worksheet, column("table"), 1, None, title=headers["table"])
+    for key, header in (("a_losses", headers["a_losses"]), ("b_losses", headers["b_losses"])):
         _add_whole(
             worksheet,
             column(key),
@@ -206,9 +242,10 @@ def _games_sheet(worksheet: Worksheet, *, system: str, games: Sequence[GameRow] 
 
 
 def _header_row(
-    worksheet: Worksheet, spec: Sequence[tuple[str, str, bool]], *, widths: Sequence[int]
+    worksheet: Worksheet, spec: Sequence[tuple[str, str, bool]], headers: Mapping[str, str], *,
+    widths: Sequence[int]
 ) -> None:
-    worksheet.append([header for _, header, _ in spec])
+    worksheet.append([headers[key] for key, _, _ in spec])
     for position, ((_, _, required), width) in enumerate(zip(spec, widths, strict=True), start=1):
         cell = worksheet.cell(row=1, column=position)
         cell.font = HEADER_FONT
@@ -283,12 +320,19 @@ G_A_SCORE, G_B_SCORE, G_A_OPPONENT, G_B_OPPONENT, G_POOL = "STUVW"
 TRUE_WORDS = '{"yes","y","oui","o","true","vrai","1"}'
 
 
-def _standings_sheet(worksheet: Worksheet, *, player_rows: int) -> None:
+def _sheet_ref(title: str) -> str:
+    """A sheet's name as a formula names it: quoted when it holds anything but letters, digits and _."""
+    return title if title.replace("_", "").isalnum() else "'" + title.replace("'", "''") + "'"
+
+
+def _standings_sheet(worksheet: Worksheet, *, player_rows: int, words: SheetWords) -> None:
     game_rows = player_rows * STANDINGS_GAMES_PER_PLAYER
     spare_row = player_rows + 2
     last_player, last_game = spare_row, game_rows + 1
     system_row = [key for key, _, _ in TOURNAMENT_LABELS].index("rating_system") + 1
-    battle_empire = f'LOWER(TRIM(Tournament!$B${system_row}&""))="battle-empire"'
+    Tournament, Players, Games = (_sheet_ref(words.sheets[n]) for n in ("Tournament", "Players", "Games"))  # noqa: N806
+    w = words.standings
+    battle_empire = f'LOWER(TRIM({Tournament}!$B${system_row}&""))="battle-empire"'
 
     def players(column: str) -> str:
         return f"${column}$2:${column}${last_player}"
@@ -297,28 +341,11 @@ def _standings_sheet(worksheet: Worksheet, *, player_rows: int) -> None:
         return f"${column}$2:${column}${last_game}"
 
     headers = {
-        P_ID: "ID",
-        P_NAME: "Name",
-        P_POOL: "Pool",
-        P_GAMES: "Games",
-        P_POINTS: "Game points",
-        P_PENALTY: "Penalty",
-        P_SCORE: "Score",
-        P_OPPONENTS: "Opponents' score",
-        P_RANK: "Rank in pool",
-        G_ROUND: "Round",
-        G_A: "Player A",
-        G_B: "Player B",
-        G_RESULT: "Result",
-        G_A_LOSSES: "A losses %",
-        G_B_LOSSES: "B losses %",
-        G_SCORED: "Scored",
-        G_FORFEIT: "Forfeit",
-        G_A_SCORE: "A score",
-        G_B_SCORE: "B score",
-        G_A_OPPONENT: "A's opponent score",
-        G_B_OPPONENT: "B's opponent score",
-        G_POOL: "Pool",
+        P_ID: w["id"], P_NAME: w["name"], P_POOL: w["pool"], P_GAMES: w["games"], P_POINTS: w["points"],
+        P_PENALTY: w["penalty"], P_SCORE: w["score"], P_OPPONENTS: w["opponents"], P_RANK: w["rank"],
+        G_ROUND: w["round"], G_A: w["a"], G_B: w["b"], G_RESULT: w["result"], G_A_LOSSES: w["a_losses"],
+        G_B_LOSSES: w["b_losses"], G_SCORED: w["scored"], G_FORFEIT: w["forfeit"], G_A_SCORE: w["a_score"],
+        G_B_SCORE: w["b_score"], G_A_OPPONENT: w["a_opponent"], G_B_OPPONENT: w["b_opponent"], G_POOL: w["game_pool"],
     }
     for column, header in headers.items():
         cell = worksheet[f"{column}1"]
@@ -334,21 +361,21 @@ def _standings_sheet(worksheet: Worksheet, *, player_rows: int) -> None:
         if row == spare_row:
             # The spare is scored (its score counts for its opponents) but has no pool, so it is never ranked.
             worksheet[f"{P_ID}{row}"] = "99"
-            worksheet[f"{P_NAME}{row}"] = "Spare (all pools)"
+            worksheet[f"{P_NAME}{row}"] = w["spare"]
             worksheet[f"{P_POOL}{row}"] = ""
             worksheet[f"{P_PENALTY}{row}"] = 0
         else:
-            key = f'UPPER(TRIM(Players!{pid}{row}&""))'
+            key = f'UPPER(TRIM({Players}!{pid}{row}&""))'
             # A 99 in Players is left to the spare's own row, so that its score is counted once.
             worksheet[f"{P_ID}{row}"] = f'=IF(OR({key}="",{key}="99"),"",{key})'
             worksheet[f"{P_NAME}{row}"] = (
-                f'=IF({P_ID}{row}="","",TRIM(Players!{first_name}{row}&" "&Players!{last_name}{row}))'
+                f'=IF({P_ID}{row}="","",TRIM({Players}!{first_name}{row}&" "&{Players}!{last_name}{row}))'
             )
             worksheet[f"{P_POOL}{row}"] = (
-                f'=IF({P_ID}{row}="","",IF(TRIM(Players!{pool}{row}&"")="","A",TRIM(Players!{pool}{row}&"")))'
+                f'=IF({P_ID}{row}="","",IF(TRIM({Players}!{pool}{row}&"")="","A",TRIM({Players}!{pool}{row}&"")))'
             )
             worksheet[f"{P_PENALTY}{row}"] = (
-                f'=IF({P_ID}{row}="","",IFERROR(VALUE(TRIM(Players!{pcol}{row}&"")),0))'
+                f'=IF({P_ID}{row}="","",IFERROR(VALUE(TRIM({Players}!{pcol}{row}&"")),0))'
             )
         me = f"{P_ID}{row}"
         worksheet[f"{P_GAMES}{row}"] = (
@@ -382,16 +409,16 @@ def _standings_sheet(worksheet: Worksheet, *, player_rows: int) -> None:
     rnd, a, b, res = _game_col("round"), _game_col("a"), _game_col("b"), _game_col("result")
     a_losses, b_losses, free = _game_col("a_losses"), _game_col("b_losses"), _game_col("free")
     for row in range(2, last_game + 1):
-        worksheet[f"{G_ROUND}{row}"] = f'=IF(TRIM(Games!{rnd}{row}&"")="","",Games!{rnd}{row})'
-        worksheet[f"{G_A}{row}"] = f'=UPPER(TRIM(Games!{a}{row}&""))'
-        worksheet[f"{G_B}{row}"] = f'=UPPER(TRIM(Games!{b}{row}&""))'
-        worksheet[f"{G_RESULT}{row}"] = f'=UPPER(SUBSTITUTE(Games!{res}{row}&""," ",""))'
-        worksheet[f"{G_A_LOSSES}{row}"] = f'=IFERROR(VALUE(TRIM(Games!{a_losses}{row}&"")),0)'
-        worksheet[f"{G_B_LOSSES}{row}"] = f'=IFERROR(VALUE(TRIM(Games!{b_losses}{row}&"")),0)'
+        worksheet[f"{G_ROUND}{row}"] = f'=IF(TRIM({Games}!{rnd}{row}&"")="","",{Games}!{rnd}{row})'
+        worksheet[f"{G_A}{row}"] = f'=UPPER(TRIM({Games}!{a}{row}&""))'
+        worksheet[f"{G_B}{row}"] = f'=UPPER(TRIM({Games}!{b}{row}&""))'
+        worksheet[f"{G_RESULT}{row}"] = f'=UPPER(SUBSTITUTE({Games}!{res}{row}&""," ",""))'
+        worksheet[f"{G_A_LOSSES}{row}"] = f'=IFERROR(VALUE(TRIM({Games}!{a_losses}{row}&"")),0)'
+        worksheet[f"{G_B_LOSSES}{row}"] = f'=IFERROR(VALUE(TRIM({Games}!{b_losses}{row}&"")),0)'
         # Free games (last round, App. 2 §5) count for ELO only: they are not scored.
         worksheet[f"{G_SCORED}{row}"] = (
             f'=IF(OR({G_A}{row}="",{G_B}{row}="",{G_RESULT}{row}="",'
-            f'ISNUMBER(MATCH(LOWER(TRIM(Games!{free}{row}&"")),{TRUE_WORDS},0))),0,1)'
+            f'ISNUMBER(MATCH(LOWER(TRIM({Games}!{free}{row}&"")),{TRUE_WORDS},0))),0,1)'
         )
         worksheet[f"{G_FORFEIT}{row}"] = f'=IF(OR({G_RESULT}{row}="FA",{G_RESULT}{row}="FB"),1,0)'
         worksheet[f"{G_A_SCORE}{row}"] = (
@@ -418,11 +445,7 @@ def _standings_sheet(worksheet: Worksheet, *, player_rows: int) -> None:
             )
 
     note_row = spare_row + 2
-    worksheet[f"A{note_row}"] = (
-        "Scores as the charter computes them (App. 4). Players with equal score and opponents' score share a "
-        "rank here; the site settles them by their game, then rating, then ID. Formulas use the template's "
-        "columns: do not move them."
-    )
+    worksheet[f"A{note_row}"] = w["note"]
     worksheet[f"A{note_row}"].font = Font(italic=True)
     for column, width in zip("ABCDEFGHIJ", (8, 24, 7, 7, 9, 8, 8, 11, 8, 3), strict=True):
         worksheet.column_dimensions[column].width = width

@@ -54,6 +54,7 @@ from tournaments.sheets.services import (
 )
 from tournaments.sheets.template import blank_workbook, prefilled_workbook
 from tournaments.sheets.upload_limits import upload_wait_seconds
+from tournaments.sheets.words import template_words
 
 logger = logging.getLogger(__name__)
 
@@ -228,7 +229,7 @@ def template_blank(request):
         if tournament_id is None:
             raise Http404(_("Give the tournament's number (digits only)."))
         return redirect("referee:tournament_template", tournament_id)
-    return _xlsx(blank_workbook(), "adlg-result-sheet.xlsx")
+    return _xlsx(blank_workbook(words=template_words()), "adlg-result-sheet.xlsx")
 
 
 @require_GET
@@ -248,10 +249,12 @@ def tournament_template(request, tournament):
         "referee": tournament.referee_name or None,
         "army_points": tournament.army_points,
         "rounds": tournament.rounds,
-        "worlds": "yes" if tournament.worlds else "no",
-        "official": "yes" if tournament.official else "no",
+        "worlds": tournament.worlds,  # yes/no (oui/non) in the template's language
+        "official": tournament.official,
     }
-    return _xlsx(prefilled_workbook(tournament=values, players=players), f"result-sheet-{tournament.pk}.xlsx")
+    # Sheet names, labels and headers in the referee's language: the reader takes the English and the French.
+    return _xlsx(prefilled_workbook(tournament=values, players=players, words=template_words()),
+                 f"result-sheet-{tournament.pk}.xlsx")
 
 
 @csrf_exempt  # the CSRF check reads the body: the size is checked first, then _upload checks the token

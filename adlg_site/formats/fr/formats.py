@@ -9,3 +9,5 @@ YEAR_MONTH_FORMAT = "F Y"
 # a French reader types in the admin.
 DATE_INPUT_FORMATS = ["%Y-%m-%d", "%d/%m/%Y", "%d/%m/%y", "%d.%m.%Y", "%d.%m.%y"]
 DATETIME_INPUT_FORMATS = ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%d/%m/%Y %H:%M:%S", "%d/%m/%Y %H:%M", "%d/%m/%Y"]
+# A French spreadsheet splits a CSV on semicolons: the comma is its decimal separator (adlg_site.csv_export).
+CSV_DELIMITER = ";"
