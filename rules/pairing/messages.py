@@ -111,12 +111,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "published": {"en": "The tournament is published: a correction is a new sheet.",
                   "fr": "Le tournoi est publié : une correction passe par une nouvelle feuille."},
     "handed_over": {"en": "The day is finished in the spreadsheet: upload the sheet, or take the day back on the site.",
-                    "fr": "La journée se termine dans le tableur : envoyez la feuille, ou reprenez la journée sur "
+                    "fr": "La journée se termine dans le tableur\u00a0: envoyez la feuille, ou reprenez la journée sur "
                           "le site."},
     "sheet_imported_after_hand_over": {
         "en": "A sheet of this tournament is imported: its results come from the sheet now (a correction is a new "
               "sheet).",
-        "fr": "Une feuille de ce tournoi est importée : ses résultats viennent désormais de la feuille (une "
+        "fr": "Une feuille de ce tournoi est importée\u00a0: ses résultats viennent désormais de la feuille (une "
               "correction passe par une nouvelle feuille)."},
     "all_rounds_paired": {"en": "All {rounds} rounds of pool {pool} are paired.",
                           "fr": "Les {rounds} rondes de la poule {pool} sont appariées."},

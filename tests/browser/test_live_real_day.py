@@ -406,7 +406,7 @@ def test_the_day_that_failed_runs_on_a_phone_and_ends_as_its_sheet(live_server, 
     expect(page.get_by_role("heading", name=re.compile("Preview"))).to_be_visible()
     expect(page.get_by_text(f"This sheet gives the results of tournament no. {pk}")).to_be_visible()
     # The new players the publication created are on the site now: the sheet's tags are told they match them.
-    expect(page.locator("main")).to_contain_text("has the same name and club as known player")
+    expect(page.locator("main")).to_contain_text("has the same name and club as the known player")
     step("15-sheet-preview")
     page.get_by_label("I have read the warnings above; import the sheet anyway.").check()
     page.get_by_role("button", name="Confirm and import").click()

@@ -286,7 +286,7 @@ def test_the_clock_speaks_french_to_a_french_reader(client, signed_in, live, ser
     server_time(minutes=62)  # 13 minutes left of 75
     client.cookies["django_language"] = "fr"
     face = client.get(reverse("live_clock_face", args=[live.pk])).content.decode()
-    assert "Ronde 1 : temps de jeu" in face and "Fin du temps de jeu dans 15 minutes." in face
+    assert "Ronde 1\u00a0: temps de jeu" in face and "Fin du temps de jeu dans 15 minutes." in face
     assert "Le déploiement est terminé." in face
     signed_in.cookies["django_language"] = "fr"
     response = signed_in.post(reverse("referee:live_clock", args=[live.pk, 1]), {"do": "extend", "minutes": "500"})
