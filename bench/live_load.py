@@ -251,8 +251,8 @@ def _rows(prefix: Path) -> list[dict]:
         return list(csv.DictReader(f))
 
 
-def load(port: int, tournament: int, *, phones: int, seconds: int, first_table: int, links: list[dict],
-         claim_table: int | None = None) -> dict:
+def load(port: int, tournament: int, *, phones: int, seconds: int, first_table: int, referee_tables: int,
+         links: list[dict], claim_table: int | None = None) -> dict:
     """One run: the hall (phones, the referee from `first_table` on and the players at the private `links`, each
     table's two) and, with `claim_table`, the abusive client in a locust of its own, so that its loop does not slow
     locust's timing of the phones."""
@@ -262,7 +262,7 @@ def load(port: int, tournament: int, *, phones: int, seconds: int, first_table: 
         env = {**os.environ, "LIVE_TOURNAMENT": str(tournament), "LIVE_REFEREE": REFEREE,
                "LIVE_PASSWORD": PASSWORD, "LIVE_FIRST_TABLE": str(first_table), "LIVE_PLAYER": PLAYER,
                "LIVE_PLAYER_PASSWORD": PLAYER_PASSWORD, "LIVE_CLAIM_TABLE": str(claim_table or 0),
-               "LIVE_REFEREE_TABLES": str(PLAYERS // 2 - 1 - len({link["table"] for link in links}))}
+               "LIVE_REFEREE_TABLES": str(referee_tables)}
         classes = ["Phone", "Referee"]
         if links:
             links_file = Path(folder) / "links.json"
@@ -350,6 +350,8 @@ def main() -> None:
     access_log = Path(tempfile.mkdtemp()) / "access.log"
     server = serve(url, port, access_log)
     runs = []
+    # The referee never enters the link players' tables nor the abusive player's, in either run.
+    referee_tables = PLAYERS // 2 - 1 - len({link["table"] for link in links})
     try:
         warm(port, tournament)
         # The referee enters round 3 from table 1 in the first run, from table 33 in the second: each entry is new.
@@ -359,7 +361,7 @@ def main() -> None:
             access_log.write_text("")  # the warm-up's and the previous run's requests are not this run's
             # The players at their links enter their results in the first run (each table's entry once).
             figures = load(port, tournament, phones=args.phones, seconds=args.seconds, first_table=first_table,
-                           links=[] if claims else links, claim_table=claims)
+                           referee_tables=referee_tables, links=[] if claims else links, claim_table=claims)
             figures["server"] = server_times(access_log)
             if not claims and links:
                 figures["links_counted"] = links_counted(tournament, links)
