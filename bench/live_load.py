@@ -8,8 +8,11 @@ threads, timeout 30 s; production settings, behind one trusted proxy as the fede
 and served by WhiteNoise), then runs locust headless (bench/live_locustfile.py), twice on the same server:
 
 1. the hall: PHONES phones behind the venue's one address open the public live page, then poll its fragment every
-   10 s as the page's script does (with If-None-Match); one referee signs in and enters round 3's results table
-   by table, which changes what the phones read;
+   10 s as the page's script does (with If-None-Match) and the round clock's face every 20 s as static/js/clock.js
+   does (the clock of round 3 is started when the tournament is built); one referee signs in and enters round 3's
+   results table by table, which changes what the phones read; the players of the LINK_TABLES tables before the
+   last (--link-tables) open their private links (no account, from the hall's address), enter their table's result
+   (both the same: it counts) and look at their link again every 30 s;
 2. the hall again (the referee on further tables) and, from another address, an abusive client in a second
    locust process: 6 connections searching the live page and a signed-in player claiming their table's result on
    2 connections, all without a pause (with --no-abuse, only the first run).
@@ -20,7 +23,7 @@ abusive client's requests (how many refused with 429). With --json the last line
 phones' p95 under 100 ms with no error, with the abusive client as without it.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/adlg python bench/live_load.py [--phones 300]
-        [--seconds 60] [--no-abuse] [--json]
+        [--seconds 60] [--link-tables 16] [--no-abuse] [--json]
 
 REDIS_URL, when set, gives gunicorn the Redis cache as in production (the limits' counts live there); without it
 the cache is each worker's local memory.
@@ -61,9 +64,10 @@ HALL = "198.51.100.20"  # the venue's address, as bench/live_locustfile.py gives
 ACCESS_FORMAT = "%(U)s %(s)s %(D)s %({x-forwarded-for}i)s"
 
 
-def build(url: str) -> tuple[int, int]:
-    """The federation and the tournament, written through the live services; returns the tournament's ID and the
-    ID of the table the abusive player claims."""
+def build(url: str, *, link_tables: int) -> tuple[int, int, list[dict]]:
+    """The federation and the tournament, written through the live services, round 3's clock started; returns the
+    tournament's ID, the ID of the table the abusive player claims (the last) and the private links of the players
+    of the `link_tables` tables before it, each with the result both players of its table enter."""
     os.environ["DATABASE_URL"] = url
     # Not the test settings: their fast password hasher is one production does not accept.
     os.environ["DJANGO_SETTINGS_MODULE"] = "adlg_site.settings.local"
@@ -76,7 +80,9 @@ def build(url: str) -> tuple[int, int]:
     from adlg_site.reference_data import ensure_reference_data
     from players.models import Club, Player
     from ratings.models import PlayerRating
+    from tournaments.live.clock import clock_start
     from tournaments.live.entrants import NewEntrant
+    from tournaments.live.links import entrant_link_path
     from tournaments.live.results import Result, results_record
     from tournaments.live.rounds import round_pair, round_publish
     from tournaments.live.start import live_begin
@@ -109,10 +115,17 @@ def build(url: str) -> tuple[int, int]:
                 winner = rng.choice("AB")
                 results.append(Result(table.table, winner, *((low, high) if winner == "A" else (high, low))))
             results_record(live, number, results, user=referee)
+    clock_start(live, 3, user=referee)  # the hall's phones poll the round's clock too
     claimed = LiveTable.objects.select_related("a").get(round=round_, table=PLAYERS // 2)
     player = get_user_model().objects.create_user(PLAYER, password=PLAYER_PASSWORD)
     Player.objects.filter(pk=claimed.a.player_id).update(user=player)
-    return tournament.pk, claimed.pk
+    links = []
+    for table in LiveTable.objects.filter(round=round_, table__gte=PLAYERS // 2 - link_tables,
+                                          table__lt=PLAYERS // 2).select_related("a", "b"):
+        for entrant in (table.a, table.b):
+            links.append({"path": entrant_link_path(entrant), "table": table.table, "result": "A",
+                          "a_losses": (table.table * 7) % 60, "b_losses": 100})
+    return tournament.pk, claimed.pk, links
 
 
 def _free_port() -> int:
@@ -210,12 +223,16 @@ def server_times(access_log: Path) -> dict:
     """The time each of the hall's requests for the live page and fragment spent in gunicorn; and the abusive
     client's requests by status."""
     rows = _access(access_log)
-    hall = [ms for path, _status, ms, address in rows if address == HALL and "/live/" in path]
+    hall = [ms for path, _status, ms, address in rows if address == HALL and "/live/" in path
+            and "/live/me/" not in path and not path.endswith("/live/clock/")]
+    clock = [ms for path, _status, ms, address in rows if address == HALL and path.endswith("/live/clock/")]
+    links = [ms for path, _status, ms, address in rows if address == HALL and "/live/me/" in path]
     abuse: dict[str, int] = {}
     for _path, status, _ms, address in rows:
         if address not in (HALL, "-"):
             abuse[status] = abuse.get(status, 0) + 1
-    return {**_percentiles(hall), "hall_refused": sum(1 for _p, status, _m, address in rows
+    return {**_percentiles(hall), "clock": _percentiles(clock), "links": _percentiles(links),
+            "hall_refused": sum(1 for _p, status, _m, address in rows
                                                       if address == HALL and status == "429"),
             "abusive_by_status": dict(sorted(abuse.items()))}
 
@@ -234,17 +251,25 @@ def _rows(prefix: Path) -> list[dict]:
         return list(csv.DictReader(f))
 
 
-def load(port: int, tournament: int, *, phones: int, seconds: int, first_table: int,
-         claim_table: int | None = None) -> dict:
-    """One run: the hall (phones and the referee from `first_table` on) and, with `claim_table`, the abusive client
-    in a locust of its own, so that its loop does not slow locust's timing of the phones."""
+def load(port: int, tournament: int, *, phones: int, seconds: int, first_table: int, referee_tables: int,
+         links: list[dict], claim_table: int | None = None) -> dict:
+    """One run: the hall (phones, the referee from `first_table` on and the players at the private `links`, each
+    table's two) and, with `claim_table`, the abusive client in a locust of its own, so that its loop does not slow
+    locust's timing of the phones."""
     probe = Probe(port, tournament)
     probe.start()
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "LIVE_TOURNAMENT": str(tournament), "LIVE_REFEREE": REFEREE,
                "LIVE_PASSWORD": PASSWORD, "LIVE_FIRST_TABLE": str(first_table), "LIVE_PLAYER": PLAYER,
-               "LIVE_PLAYER_PASSWORD": PLAYER_PASSWORD, "LIVE_CLAIM_TABLE": str(claim_table or 0)}
-        runs = {"hall": _locust(["Phone", "Referee"], phones + 1, port=port, seconds=seconds, env=env,
+               "LIVE_PLAYER_PASSWORD": PLAYER_PASSWORD, "LIVE_CLAIM_TABLE": str(claim_table or 0),
+               "LIVE_REFEREE_TABLES": str(referee_tables)}
+        classes = ["Phone", "Referee"]
+        if links:
+            links_file = Path(folder) / "links.json"
+            links_file.write_text(json.dumps(links))
+            env["LIVE_LINKS"] = str(links_file)
+            classes.append("LinkPlayer")
+        runs = {"hall": _locust(classes, phones + 1 + len(links), port=port, seconds=seconds, env=env,
                                 prefix=Path(folder) / "hall")}
         if claim_table:
             runs["abuse"] = _locust(["Searcher", "Claimer"], 8, port=port, seconds=seconds, env=env,
@@ -281,10 +306,27 @@ def _report(figures: dict) -> None:
           f"p50 {probe['p50_ms']:.0f} ms, p95 {probe['p95_ms']:.0f} ms, p99 {probe['p99_ms']:.0f} ms")
     print(f"time in the server for the hall's live page and fragment: p50 {server['p50_ms']:.0f} ms, "
           f"p95 {server['p95_ms']:.0f} ms, p99 {server['p99_ms']:.0f} ms; refused {server['hall_refused']}")
+    for label, key in (("the round's clock", "clock"), ("the private links (page and entry)", "links")):
+        if any(server[key].values()):  # there were such requests
+            print(f"time in the server for {label}: p50 {server[key]['p50_ms']:.0f} ms, "
+                  f"p95 {server[key]['p95_ms']:.0f} ms, p99 {server[key]['p99_ms']:.0f} ms")
+    if "links_counted" in figures:
+        print(f"tables entered by their players at their private links: {figures['links_counted']['counted']} of "
+              f"{figures['links_counted']['tables']} count")
     for request, row in figures["by_request"].items():
         print(f"  {request}: {row['requests']} requests, p95 {row['p95_ms']:.0f} ms, errors {row['errors']}")
     if figures["abusive_client"]:
         print(f"  the abusive client's requests by status: {server['abusive_by_status']}")
+
+
+def links_counted(tournament: int, links: list[dict]) -> dict[str, int]:
+    """How many of the tables entered at the private links count now (both players' entries agreed)."""
+    from tournaments.models import LiveTable
+
+    tables = {link["table"] for link in links}
+    counted = LiveTable.objects.filter(round__live_id=tournament, round__number=3, table__in=tables).exclude(
+        result="").count()
+    return {"tables": len(tables), "counted": counted}
 
 
 def main() -> None:
@@ -292,18 +334,24 @@ def main() -> None:
     parser.add_argument("--phones", type=int, default=300)
     parser.add_argument("--seconds", type=int, default=60)
     parser.add_argument("--no-abuse", action="store_true", help="only the hall, without the abusive client")
+    parser.add_argument("--link-tables", type=int, default=16,
+                        help="round 3's tables (before the abusive player's, the last) whose players enter their "
+                             "result at their private links in the first run; the referee enters the others")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     name, url = bench_url(os.environ.get("DATABASE_URL", ""), suffix="_live")
     _recreate(url, name)
     started = time.perf_counter()
-    tournament, claim_table = build(url)
-    print(f"tournament {tournament}: {PLAYERS} players, rounds 1-2 played, round 3 published "
+    tournament, claim_table, links = build(url, link_tables=args.link_tables)
+    print(f"tournament {tournament}: {PLAYERS} players, rounds 1-2 played, round 3 published and its clock "
+          f"started, {len(links)} players entering their result at their private links "
           f"({time.perf_counter() - started:.1f} s)")
     port = _free_port()
     access_log = Path(tempfile.mkdtemp()) / "access.log"
     server = serve(url, port, access_log)
     runs = []
+    # The referee never enters the link players' tables nor the abusive player's, in either run.
+    referee_tables = PLAYERS // 2 - 1 - len({link["table"] for link in links})
     try:
         warm(port, tournament)
         # The referee enters round 3 from table 1 in the first run, from table 33 in the second: each entry is new.
@@ -311,9 +359,12 @@ def main() -> None:
             if claims and args.no_abuse:
                 break
             access_log.write_text("")  # the warm-up's and the previous run's requests are not this run's
+            # The players at their links enter their results in the first run (each table's entry once).
             figures = load(port, tournament, phones=args.phones, seconds=args.seconds, first_table=first_table,
-                           claim_table=claims)
+                           referee_tables=referee_tables, links=[] if claims else links, claim_table=claims)
             figures["server"] = server_times(access_log)
+            if not claims and links:
+                figures["links_counted"] = links_counted(tournament, links)
             runs.append(figures)
             _report(figures)
     finally:

@@ -2,8 +2,9 @@
 and an abusive client searching and claiming at full speed.
 
 Run by bench/live_load.py (which sets LIVE_TOURNAMENT, LIVE_REFEREE, LIVE_PASSWORD, LIVE_FIRST_TABLE and, for the
-abusive client, LIVE_PLAYER, LIVE_PLAYER_PASSWORD and LIVE_CLAIM_TABLE); not a test. The classes to run are named
-on locust's command line: the hall is Phone and Referee, the abusive client Searcher and Claimer. The site runs
+abusive client, LIVE_PLAYER, LIVE_PLAYER_PASSWORD and LIVE_CLAIM_TABLE; for the players at their private links,
+LIVE_LINKS and LIVE_REFEREE_TABLES); not a test. The classes to run are named on locust's command line: the hall is
+Phone, Referee and LinkPlayer, the abusive client Searcher and Claimer. The site runs
 with production settings behind no proxy here, so every request says what the federation's proxy would add: that
 it came through HTTPS (X-Forwarded-Proto) and from which address (X-Forwarded-For, the site being told to trust
 one proxy). Signed-in users' cookies, Secure as in production, are sent by hand.
@@ -11,6 +12,8 @@ one proxy). Signed-in users' cookies, Secure as in production, are sent by hand.
 
 from __future__ import annotations
 
+import itertools
+import json
 import os
 import random
 import re
@@ -29,6 +32,11 @@ GZIP = {"Accept-Encoding": "gzip"}  # as every phone's browser asks
 # LIVE_FIRST_TABLE on and never the abusive player's, the last.
 RESULT_URL = "/referee/live/{tournament}/rounds/{round}/tables/{table}/"
 ROUND, TABLES = 3, 63
+# The referee enters the tables up to REFEREE_TABLES; the players of the tables after them (LIVE_LINKS, a JSON file
+# of their private links) enter theirs at their links; the abusive player's table is the last, after both.
+REFEREE_TABLES = int(os.environ.get("LIVE_REFEREE_TABLES", str(TABLES)))
+_LINKS = json.loads(open(os.environ["LIVE_LINKS"]).read()) if os.environ.get("LIVE_LINKS") else []  # noqa: SIM115
+_NEXT_LINK = itertools.count()
 
 
 class Phone(FastHttpUser):
@@ -50,6 +58,10 @@ class Phone(FastHttpUser):
         # 304 (nothing new) and 200 are successes; locust counts 4xx and 5xx as errors.
         response = self.client.get(f"/tournaments/{TOURNAMENT}/live/now/", headers=headers, name="live fragment")
         self.etag = response.headers.get("ETag") or self.etag
+        # The round clock's face, every 20 s as static/js/clock.js asks for it (every other poll).
+        self.polls = getattr(self, "polls", 0) + 1
+        if self.polls % 2:
+            self.client.get(f"/tournaments/{TOURNAMENT}/live/clock/", headers=HTTPS, name="clock")
 
 
 class SignedIn(HttpUser):
@@ -67,9 +79,9 @@ class SignedIn(HttpUser):
         self._send("post", "/accounts/login/", name="sign-in", expect=(302,),
                    data={"login": username, "password": password, "csrfmiddlewaretoken": token})
 
-    def _send(self, method: str, path: str, *, expect: tuple[int, ...], **kwargs):
+    def _send(self, method: str, path: str, *, expect: tuple[int, ...], referer: str | None = None, **kwargs):
         origin = self.host.replace("http://", "https://")
-        headers = dict(self.proxy, Referer=origin + path, Origin=origin)
+        headers = dict(self.proxy, Referer=origin + (referer or path), Origin=origin)
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         with self.client.request(method, path, headers=headers, allow_redirects=False, catch_response=True,
@@ -95,7 +107,7 @@ class Referee(SignedIn):
 
     @task
     def enter_result(self) -> None:
-        if self.table >= TABLES:
+        if self.table >= REFEREE_TABLES:
             return
         self.table += 1
         token = self.cookies.get("csrftoken", "")
@@ -104,6 +116,33 @@ class Referee(SignedIn):
         self._send("post", RESULT_URL.format(tournament=TOURNAMENT, round=ROUND, table=self.table),
                    name="enter result", expect=(302,),
                    data={"result": "A", "a_losses": losses, "b_losses": 100, "csrfmiddlewaretoken": token})
+
+
+class LinkPlayer(SignedIn):
+    """A player at their private link (no account): opens it, enters their table's result with the page's hidden
+    fields (both players of a table the same, so that it counts), then opens it again now and then to see it
+    counted. From the hall's address; the page's Referrer-Policy is strict-origin, so a browser's Referer is the
+    site's origin, never the path."""
+
+    fixed_count = len(_LINKS)
+    wait_time = constant_pacing(30)
+
+    def on_start(self) -> None:
+        self.link = _LINKS[next(_NEXT_LINK) % len(_LINKS)]
+        self.cookies = {}
+        gevent.sleep(random.uniform(0, 20))  # the players finish their games at different moments
+        page = self._send("get", self.link["path"], name="private link", expect=(200,))
+        fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', page.text))
+        self._send("post", self.link["path"], name="private link: enter result", expect=(302,),
+                   data={**fields, "result": self.link["result"], "a_losses": self.link["a_losses"],
+                         "b_losses": self.link["b_losses"]})
+
+    def _send(self, method: str, path: str, *, expect: tuple[int, ...], **kwargs):
+        return super()._send(method, path, expect=expect, referer="/", **kwargs)
+
+    @task
+    def look(self) -> None:
+        self._send("get", self.link["path"], name="private link", expect=(200,))
 
 
 class Searcher(FastHttpUser):
