@@ -55,6 +55,7 @@ def test_a_player_signs_up_claims_their_record_and_downloads_their_data(live_ser
 
     def look(page, step: str) -> None:
         """The page as it is now, at both widths: checked, and a screenshot of each."""
+        page.wait_for_load_state("load")  # a form just sent: never check the page between two documents
         for width, (w, h) in WIDTHS.items():
             page.set_viewport_size({"width": w, "height": h})
             target = Page(step, page.url)
@@ -100,6 +101,7 @@ def test_a_player_signs_up_claims_their_record_and_downloads_their_data(live_ser
     page.locator("main a[href='/accounts/claim/']").click()
     page.fill("#claim-q", me.last_name)
     page.click("main form[role=search] button[type=submit]")
+    page.wait_for_url(re.compile(r"/accounts/claim/\?(.*&)?q="))
     look(page, "6-find")
     page.locator(f"main a[href='/accounts/claim/{me.pk}/']").click()
     page.fill("textarea[name=message]", "Club, tournois : voir la fiche" if language == "fr" else "Same club")
