@@ -1,0 +1,44 @@
+"""Words in the reader's language, from Django's one translation catalogue: the only place that decides which
+language a text is in. The rules word their codes with `rules.words` (English, marked for the catalogue); this
+module runs a wording under the reader's language with Django's translation functions, for a page, the API, a
+command or an email alike."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.utils import translation
+
+from rules.words import Refused
+
+
+def language(requested: str | None = None) -> str:
+    """One of the site's languages (settings.LANGUAGES) for a requested one: 'fr-FR' and 'FR_ca' give 'fr'; none
+    given, the active language; anything unknown, the first (English)."""
+    code = (requested or translation.get_language() or "").strip().lower().replace("_", "-")
+    for known, _name in settings.LANGUAGES:
+        if code == known or code.startswith(known + "-"):
+            return known
+    return settings.LANGUAGES[0][0]
+
+
+def languages() -> list[str]:
+    return [code for code, _name in settings.LANGUAGES]
+
+
+def say(wording: Callable[..., str], *args, lang: str | None = None, **kwargs) -> str:
+    """`wording(*args, words=…, **kwargs)` in the language asked for (the active one by default)."""
+    with translation.override(language(lang)):
+        return wording(*args, words=translation, **kwargs)
+
+
+def in_each_language(wording: Callable[..., str], *args, **kwargs) -> dict[str, str]:
+    """The same text in every language of the site: {"en": …, "fr": …}, for what is stored or sent in both."""
+    return {code: say(wording, *args, lang=code, **kwargs) for code in languages()}
+
+
+def refusal_text(refusal: Refused, lang: str | None = None, names: Callable[[object], str] | None = None) -> list[str]:
+    """Every reason of a refusal, one sentence each, in the language asked for; players named by `names`."""
+    with translation.override(language(lang)):
+        return [refusal.wording(code, params, translation, names) for code, params in refusal.reasons]
