@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run test lint demo migrate worker beat bench clean
+.PHONY: setup run test lint demo migrate worker beat bench clean messages
 
 setup: $(STAMP)
 
@@ -51,3 +51,9 @@ bench: setup
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .ruff_cache
+
+# The French catalogue after a change of words: collect every marked text, then fill the new ones in
+# locale/fr/LC_MESSAGES/django.po (a test fails on an empty or fuzzy entry) and compile.
+messages: setup
+	$(BIN)/python manage.py makemessages -l fr --no-location --no-obsolete
+	$(BIN)/python manage.py compilemessages -l fr --ignore=.venv

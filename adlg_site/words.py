@@ -42,3 +42,23 @@ def refusal_text(refusal: Refused, lang: str | None = None, names: Callable[[obj
     """Every reason of a refusal, one sentence each, in the language asked for; players named by `names`."""
     with translation.override(language(lang)):
         return [refusal.wording(code, params, translation, names) for code, params in refusal.reasons]
+
+
+class _WordsIn:
+    """Django's translation functions fixed to one language, for a rules' wording called with `words=`."""
+
+    def __init__(self, lang: str):
+        self.lang = language(lang)
+
+    def gettext(self, message: str) -> str:
+        with translation.override(self.lang):
+            return translation.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, number: int) -> str:
+        with translation.override(self.lang):
+            return translation.ngettext(singular, plural, number)
+
+
+def words_in(lang: str | None = None) -> _WordsIn:
+    """The words of one language (the active one by default): `issue.message(words_in("fr"))`."""
+    return _WordsIn(lang or language())

@@ -167,7 +167,7 @@ def _imported(data: bytes, name: str) -> float:
     started = time.perf_counter()
     outcome = sheet_import_bytes(data=data, file_name=name)
     if not outcome.ok:
-        raise SystemExit(f"{name} refused: {outcome.report.as_dict('en')['errors'][:3]}")
+        raise SystemExit(f"{name} refused: {outcome.report.as_dict()['errors'][:3]}")
     replay_pending(system_code="adlg")
     return time.perf_counter() - started
 

@@ -9,15 +9,15 @@ Terms:
 from __future__ import annotations
 
 from django import forms
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from adlg_site.words import say
 from rules.sheet import messages
 from rules.sheet.checks import Fault, game_faults, text_faults
 
 
 def fault_message(fault: Fault) -> str:
-    return messages.render(code=fault.code, params=fault.params, lang=get_language())
+    return say(messages.render, code=fault.code, params=fault.params)
 
 
 class FactForm(forms.ModelForm):

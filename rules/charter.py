@@ -10,7 +10,7 @@ minimum rounds
     Charter App. 1 §4: the ideal number of players for R rounds is 2^R, so a pool of under 16 players needs 3
     rounds, 16-31 need 4, 32-63 need 5, 64 or more need 6.
 failure
-    A condition not met, as a code and its figures; `charter_failure_message` says it in English or French.
+    A condition not met, as a code and its figures; `charter_failure_message` words it.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rules.rulesets import SPARE_ID
+from rules.words import ENGLISH, Words, gettext_noop, ngettext_noop
 
 MIN_PLAYERS = 8
 MIN_CLUBS = 3
@@ -98,59 +99,38 @@ def charter_failures(*, official: bool, entrants: Sequence[CharterEntrant],
     return failures
 
 
-def _plural(count: int, one: str, many: str, lang: str) -> str:
-    singular = count == 1 if lang == "en" else count < 2  # French: "0 joueur", "1 joueur", "2 joueurs"
-    return f"{count} {one if singular else many}"
-
-
-NBSP = "\u00a0"  # French puts a (non-breaking) space before ';' and ':'
+NBSP = "\u00a0"  # between a figure and its unit: "1 h 15" never breaks
 
 _TEMPLATES = {
-    "not_official": {
-        "en": "The tournament is not official.",
-        "fr": "Le tournoi n'est pas officiel.",
-    },
-    "too_few_players": {
-        "en": "The tournament ranks {players}; at least {minimum} are needed.",
-        "fr": "Le tournoi classe {players}" + NBSP + "; il en faut au moins {minimum}.",
-    },
-    "too_few_clubs": {
-        "en": "The players come from {clubs} (an independent player counts as a club of one); "
-        "at least {minimum} are needed.",
-        "fr": "Les joueurs viennent de {clubs} (un joueur indépendant compte pour un club)"
-        + NBSP
-        + "; il en faut au moins {minimum}.",
-    },
-    "club_over_two_thirds": {
-        "en": "The club {club} has {count} of the {total} players: more than two thirds.",
-        "fr": "Le club {club} compte {count} des {total} joueurs" + NBSP + ": plus des deux tiers.",
-    },
-    "too_few_rounds": {
-        "en": "{where}{rounds} for {players}; at least {minimum} are needed.",
-        "fr": "{where}{rounds} pour {players}" + NBSP + "; il en faut au moins {minimum}.",
-    },
+    "not_official": gettext_noop("The tournament is not official."),
+    "too_few_players": gettext_noop("The tournament ranks {players}; at least {minimum} are needed."),
+    "too_few_clubs": gettext_noop(
+        "The players come from {clubs} (an independent player counts as a club of one); at least {minimum} are "
+        "needed."
+    ),
+    "club_over_two_thirds": gettext_noop("The club {club} has {count} of the {total} players: more than two thirds."),
+    "too_few_rounds": gettext_noop("{where}{rounds} for {players}; at least {minimum} are needed."),
 }
 
-_WORDS = {
-    "en": {"players": ("player", "players"), "clubs": ("club", "clubs"), "rounds": ("round", "rounds")},
-    "fr": {"players": ("joueur", "joueurs"), "clubs": ("club", "clubs"), "rounds": ("ronde", "rondes")},
+_COUNTS = {
+    "players": ngettext_noop("{count} player", "{count} players"),
+    "clubs": ngettext_noop("{count} club", "{count} clubs"),
+    "rounds": ngettext_noop("{count} round", "{count} rounds"),
 }
+_POOL = gettext_noop("Pool {pool}: ")
 
 
-def charter_failure_message(failure: CharterFailure, lang: str = "en") -> str:
-    if lang not in _WORDS:
-        raise ValueError(f"no messages in {lang!r} (known: {', '.join(_WORDS)})")
+def charter_failure_message(failure: CharterFailure, words: Words = ENGLISH) -> str:
+    """A condition not met, in the words given (English by default; the shell gives the reader's language)."""
     if failure.code not in _TEMPLATES:
         raise ValueError(f"unknown charter failure {failure.code!r}")
     p = failure.params
-    words = _WORDS[lang]
-    values = {k: _plural(p[k], *words[k], lang) for k in ("players", "clubs", "rounds") if k in p}
+    values = {k: words.ngettext(*_COUNTS[k], p[k]).format(count=p[k]) for k in _COUNTS if k in p}
     if failure.code == "club_over_two_thirds":
         values["count"] = p["players"]
     if failure.code == "too_few_rounds":
-        label = "Pool {}: " if lang == "en" else "Poule {}" + NBSP + ": "
-        values["where"] = label.format(p["pool"]) if p["pool"] else ""
-    return _TEMPLATES[failure.code][lang].format(**{**p, **values})
+        values["where"] = words.gettext(_POOL).format(pool=p["pool"]) if p["pool"] else ""
+    return words.gettext(_TEMPLATES[failure.code]).format(**{**p, **values})
 
 
 # --- before the tournament (App. 1 §6, §8, §11; App. 7 §2) ------------------------------------------------------

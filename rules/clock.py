@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from rules.charter import CHARTER_MINUTES, game_minutes
+from rules.words import Refused, Words, gettext_noop
 
 DEFAULT_POINTS = 200
 DEPLOYMENT_PERCENT = 20
@@ -49,13 +50,38 @@ TIME_UP = "time_up"
 READY, RUNNING, PAUSED, OVER = "ready", "running", "paused", "over"
 
 
-class ClockRefused(Exception):  # noqa: N818 - a refusal the referee reads, not a crash
-    """What the referee can fix: `code` and its `params` (tournaments.live words them)."""
+CLOCK_WORDS = {
+    "clock_minutes": gettext_noop("A game time is between %(low)s and %(high)s minutes (%(minutes)s typed)."),
+    "clock_started": gettext_noop("This round's clock has already started: extend it instead."),
+    "clock_not_started": gettext_noop("This round's clock has not started yet."),
+    "clock_paused": gettext_noop("The clock is already paused."),
+    "clock_not_paused": gettext_noop("The clock is not paused."),
+    "clock_extension": gettext_noop("An extension is 1 to %(high)s minutes (%(minutes)s typed)."),
+    "clock_total": gettext_noop("A round's game time stays under %(high)s hours in all."),
+    "clock_round_not_published": gettext_noop(
+        "Round %(round)s is not published: its clock starts once the players see it."
+    ),
+}
+
+
+class ClockRefused(Refused):
+    """What the referee can fix: `code` and its `params`."""
 
     def __init__(self, code: str, **params):
-        self.code = code
-        self.params = params
-        super().__init__(code)
+        super().__init__([(code, params)])
+
+    @property
+    def code(self) -> str:
+        return self.reasons[0][0]
+
+    @property
+    def params(self) -> dict:
+        return self.reasons[0][1]
+
+    @staticmethod
+    def wording(code: str, params: dict, words: Words, names=None) -> str:
+        text = CLOCK_WORDS.get(code)
+        return words.gettext(text) % params if text is not None else code
 
 
 ANNOUNCED, CHARTER, NEAREST, DEFAULT = "announced", "charter", "nearest", "default"

@@ -10,6 +10,7 @@ from rest_framework import generics, serializers
 from rest_framework.response import Response
 
 from adlg_site.api_base import ERRORS, IntegerFilter, PublicReadMixin, StandardPagination
+from adlg_site.words import languages
 from ratings.models import RatingSystem
 from tournaments.models import Tournament
 from tournaments.selectors import charter_failure_text, tiebreak_text, tournament_detail, tournament_list
@@ -70,8 +71,8 @@ def _failures(outcome) -> list[dict]:
             {
                 "code": code,
                 "params": params,
-                "message_en": charter_failure_text(item, "en"),
-                "message_fr": charter_failure_text(item, "fr"),
+                # message_en, message_fr: the API's fields, one per language of the site
+                **{f"message_{code}": charter_failure_text(item, code) for code in languages()},
             }
         )
     return rows

@@ -25,7 +25,7 @@ def faulty_games(*, system_code: str, limit: int = 5) -> list[str]:
         faults = game_faults(system=system_code, a=a, b=b, result=result, a_losses=a_losses, b_losses=b_losses,
                              round_number=round_number, rounds=rounds, free=free)
         if faults:
-            problem = " ".join(messages.render(code=f.code, params=f.params, lang="en") for f in faults)
+            problem = " ".join(messages.render(code=f.code, params=f.params) for f in faults)
             found.append(f"game {pk} of tournament {tid} ({name}), round {round_number}, table {table}, "
                          f"{a} against {b}: {problem}")
             if len(found) >= limit:

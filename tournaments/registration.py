@@ -10,7 +10,7 @@ Terms:
   calendar year. A club may enter two per year in the championship, of different formats. A tournament that is not
   official, or has no organising club, is not limited.
 - *failure*: ``(code, params)``; the code is stable (tests and templates rely on it), the message is written by
-  ``registration_message`` in English or French.
+  ``registration_message`` in the reader's language (the catalogue).
 
 A failure blocks the registration unless the technical board approves an exception, with a reason
 (``exception_approved``). The board does so by registering the tournament itself with the exception, or later on
@@ -40,12 +40,15 @@ from datetime import date, timedelta
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext_noop
 
+from adlg_site.words import say
 from players.audit import audit_record, model_changes, snapshot
 from players.permissions import can_manage_tournament, can_register_tournament, is_board
-from rules.charter import LIST_DEADLINE_DAYS, NBSP, duration_words, game_minutes
+from rules.charter import LIST_DEADLINE_DAYS, duration_words, game_minutes
 from rules.pairing.model import MANUAL, ROUND_ONE_METHODS
+from rules.words import Refused
 from tournaments.models import AnnouncedPool, Announcement, Entry, Tournament
 
 MIN_NOTICE_MONTHS = 2
@@ -169,95 +172,67 @@ def announcement_failures(
     return failures
 
 
-MESSAGES: dict[str, dict[str, str]] = {
-    "announced_too_late": {
-        "en": "The tournament starts on {start}, less than {months} months after it is announced ({announced_on}): "
-        "choose a start on {earliest} or later, or ask the technical board for an exception.",
-        "fr": "Le tournoi commence le {start}, moins de {months} mois après son annonce ({announced_on}) : "
-        "choisissez un début le {earliest} ou plus tard, ou demandez une dérogation au bureau technique.",
-    },
-    "club_year_full": {
-        "en": "The organising club already has {count} tournament(s) in the {year} championship (no. {tournaments}); "
-        "the charter allows {limit} per club and year. Register it as not official, or ask the technical board "
-        "for an exception.",
-        "fr": "Le club organisateur a déjà {count} tournoi(s) au championnat {year} (n° {tournaments}) ; la charte "
-        "en permet {limit} par club et par an. Enregistrez-le comme non officiel, ou demandez une dérogation au "
-        "bureau technique.",
-    },
-    "club_same_format": {
-        "en": "The organising club already has a tournament of the format {format} in {year} (no. {tournaments}); "
-        "its two tournaments of a year must be of different formats. Change the format or the army points, or ask "
-        "the technical board for an exception.",
-        "fr": "Le club organisateur a déjà un tournoi au format {format} en {year} (n° {tournaments}) ; ses deux "
-        "tournois d'une année doivent être de formats différents. Changez le format ou les points d'armée, ou "
-        "demandez une dérogation au bureau technique.",
-    },
+MESSAGES: dict[str, str] = {
+    "announced_too_late": gettext_noop(
+        "The tournament starts on {start}, less than {months} months after it is announced ({announced_on}): choose "
+        "a start on {earliest} or later, or ask the technical board for an exception."
+    ),
+    "club_year_full": gettext_noop(
+        "The organising club already has {count} tournament(s) in the {year} championship (no. {tournaments}); the "
+        "charter allows {limit} per club and year. Register it as not official, or ask the technical board for an "
+        "exception."
+    ),
+    "club_same_format": gettext_noop(
+        "The organising club already has a tournament of the format {format} in {year} (no. {tournaments}); its two "
+        "tournaments of a year must be of different formats. Change the format or the army points, or ask the "
+        "technical board for an exception."
+    ),
+    "deadline_too_late": gettext_noop(
+        "The lists' deadline ({deadline}) must be at least {days} days before the first day ({start}), so that the "
+        "lists are sent at least one week before the tournament (App. 1 §11): choose {latest} or earlier."
+    ),
+    "duration_unexplained": gettext_noop(
+        "The charter's duration for {points} points is {charter} (App. 1 §6); you announce {minutes}: explain the "
+        "change to the players."
+    ),
+    "first_round_unknown": gettext_noop("Choose one of the charter's methods for the first game (App. 2 §3)."),
+    "first_round_unexplained": gettext_noop(
+        "Say how you will pair the first game yourself: historical enemies, army list dates, choice of the lowest "
+        "rated, challenges (App. 2 §3.b-e)."
+    ),
+    "pool_name": gettext_noop("Pool {pool}: give each pool a name of its own."),
+    "pool_without_theme": gettext_noop(
+        "Pool {pool}: give its theme (App. 1 §8), and the allowed armies if the theme restricts them."
+    ),
+    "checker_plays": gettext_noop(
+        "{name} is entered to play: whoever sees the lists may play only as the spare (App. 1 §9). Choose another "
+        "list checker, or ask them to withdraw or enter as the spare."
+    ),
+    "announcement_started": gettext_noop(
+        "The tournament started on {start}: its announcement can no longer be changed."
+    ),
 }
 
 
-_F = NBSP  # French puts a non-breaking space before : ; ? !
-
-MESSAGES |= {
-    "deadline_too_late": {
-        "en": "The lists' deadline ({deadline}) must be at least {days} days before the first day ({start}), so that "
-        "the lists are sent at least one week before the tournament (App. 1 §11): choose {latest} or earlier.",
-        "fr": "La date limite des listes ({deadline}) doit précéder d'au moins {days} jours le premier jour "
-        "({start}), pour que les listes soient envoyées au moins une semaine avant le tournoi (annexe 1 §11)"
-        + _F + ": choisissez le {latest} ou avant.",
-    },
-    "duration_unexplained": {
-        "en": "The charter's duration for {points} points is {charter} (App. 1 §6); you announce {minutes}: explain "
-        "the change to the players.",
-        "fr": "La durée prévue par la charte pour {points} points est de {charter} (annexe 1 §6)" + _F + "; vous "
-        "annoncez {minutes}" + _F + ": expliquez ce changement aux joueurs.",
-    },
-    "first_round_unknown": {
-        "en": "Choose one of the charter's methods for the first game (App. 2 §3).",
-        "fr": "Choisissez l'une des méthodes de la charte pour la première partie (annexe 2 §3).",
-    },
-    "first_round_unexplained": {
-        "en": "Say how you will pair the first game yourself: historical enemies, army list dates, choice of the "
-        "lowest rated, challenges (App. 2 §3.b-e).",
-        "fr": "Précisez comment vous apparierez vous-même la première partie" + _F + ": ennemis historiques, date "
-        "des listes d'armée, choix par priorité, défis (annexe 2 §3.b-e).",
-    },
-    "pool_name": {
-        "en": "Pool {pool}: give each pool a name of its own.",
-        "fr": "Poule {pool}" + _F + ": donnez à chaque poule un nom qui lui soit propre.",
-    },
-    "pool_without_theme": {
-        "en": "Pool {pool}: give its theme (App. 1 §8), and the allowed armies if the theme restricts them.",
-        "fr": "Poule {pool}" + _F + ": indiquez son thème (annexe 1 §8), et les armées autorisées si le thème "
-        "les restreint.",
-    },
-    "checker_plays": {
-        "en": "{name} is entered to play: whoever sees the lists may play only as the spare (App. 1 §9). Choose "
-        "another list checker, or ask them to withdraw or enter as the spare.",
-        "fr": "{name} est inscrit pour jouer" + _F + ": qui voit les listes ne peut jouer que comme joueur de "
-        "réserve (annexe 1 §9). Choisissez un autre vérificateur des listes, ou demandez-lui de se retirer ou de "
-        "s'inscrire comme joueur de réserve.",
-    },
-    "announcement_started": {
-        "en": "The tournament started on {start}: its announcement can no longer be changed.",
-        "fr": "Le tournoi a commencé le {start}" + _F + ": son annonce ne peut plus être modifiée.",
-    },
-}
+def registration_wording(code: str, params: dict, words=None, names=None) -> str:
+    return (words or translation).gettext(MESSAGES[code]).format(**params)
 
 
-def registration_message(code: str, params: dict, language: str | None = "en") -> str:
-    lang = "fr" if (language or "").lower().startswith("fr") else "en"
-    return MESSAGES[code][lang].format(**params)
+def registration_message(code: str, params: dict, language: str | None = None) -> str:
+    return say(registration_wording, code, params, lang=language)
 
 
 # --- the service -------------------------------------------------------------------------------------------------
 
 
-class RegistrationRefused(Exception):  # noqa: N818 - a refusal the referee reads, not a crash
+class RegistrationRefused(Refused):
     """The charter's conditions fail and no exception was approved. `failures` lists (code, params)."""
 
-    def __init__(self, failures: list[Failure]):
-        super().__init__("; ".join(code for code, _ in failures))
-        self.failures = failures
+    wording = staticmethod(registration_wording)
+
+    @property
+    def failures(self) -> list[Failure]:
+        return self.reasons
 
 
 def club_year_tournaments(*, club_id, system_id: str, year: int, exclude_pk=None) -> list[tuple[int, str]]:

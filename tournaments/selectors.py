@@ -34,6 +34,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from adlg_site.words import say
 from championship.models import ChampionshipResult
 from players.models import SPARE_ID, Country, Player
 from ratings.models import RatingEvent
@@ -123,10 +124,6 @@ def upcoming_tournaments(*, today: date | None = None, limit: int = 8) -> list[T
 # --- words for codes ------------------------------------------------------------------------------------
 
 
-def _language(language: str | None) -> str:
-    return "fr" if (language or "").lower().startswith("fr") else "en"
-
-
 def charter_failure_text(failure: object, language: str | None) -> str:
     """One item of TournamentOutcome.charter_failures ({"code", "params"}) as a sentence, worded by
     rules.charter; a code it does not know is shown as it is rather than breaking the page."""
@@ -137,7 +134,7 @@ def charter_failure_text(failure: object, language: str | None) -> str:
     else:
         item = CharterFailure(str(failure))
     try:
-        return charter_failure_message(item, _language(language))
+        return say(charter_failure_message, item, lang=language)
     except (KeyError, TypeError, ValueError):
         return item.code.replace("_", " ")
 

@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from rules.charter import club_round
+from rules.pairing.messages import notice_text
 from rules.rulesets import SPARE_ID
+from rules.words import Refused, Words
 
 # Round-1 methods (PAIRING.md §3). `manual` pairs are entered by the referee (pair_manually).
 DRAW, HATS, ELO_LEVELS, MANUAL = "draw", "hats", "elo-levels", "manual"
@@ -55,7 +57,7 @@ class Notice:
         return f"{self.code}({args})"
 
 
-class PairingRefused(Exception):
+class PairingRefused(Refused):
     """An input the referee can fix, or a pool that cannot be paired by the rules: shown to them as it is.
 
     Carries every problem found (a manual pairing lists them all, not the first only). A broken call from the
@@ -64,7 +66,12 @@ class PairingRefused(Exception):
 
     def __init__(self, notices: Iterable[Notice]):
         self.notices = tuple(notices)
-        super().__init__("; ".join(map(str, self.notices)))
+        super().__init__((n.code, n.params) for n in self.notices)
+        self.args = ("; ".join(map(str, self.notices)),)
+
+    @staticmethod
+    def wording(code: str, params: dict, words: Words, names=None) -> str:
+        return notice_text(code, params, names, words)
 
     @classmethod
     def one(cls, code: str, **params: object) -> PairingRefused:

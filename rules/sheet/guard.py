@@ -21,6 +21,8 @@ import zipfile
 
 from openpyxl.utils.cell import column_index_from_string
 
+from rules import words
+from rules.sheet import messages
 from rules.sheet.format import (
     MAX_BYTES,
     MAX_CELLS,
@@ -271,9 +273,13 @@ def is_defused_error(exc: BaseException) -> bool:
     return False
 
 
-class Refused(Exception):
-    """Raised inside the reader to stop at a limit; carries the refusal issue."""
+class Refused(words.Refused):
+    """Raised inside the reader to stop at a limit; carries the refusal issue (its place in the workbook too)."""
 
     def __init__(self, issue: Issue) -> None:
-        super().__init__(issue.code)
+        super().__init__([(issue.code, issue.params)])
         self.issue = issue
+
+    @staticmethod
+    def wording(code: str, params: dict, words: words.Words, names=None) -> str:
+        return messages.render(code=code, params=params, words=words)

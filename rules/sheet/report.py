@@ -19,6 +19,7 @@ from openpyxl.utils.cell import column_index_from_string, coordinate_from_string
 
 from rules.sheet import messages
 from rules.sheet.format import REFUSAL_CODES, REPORT_LIMIT, Severity
+from rules.words import ENGLISH, Words
 
 
 @dataclass(frozen=True)
@@ -29,9 +30,10 @@ class Issue:
     params: Mapping[str, object] = field(default_factory=dict, hash=False)
     severity: Severity = "error"
 
-    def message(self, lang: str = "en") -> str:
-        """A full sentence in the referee's language: what is wrong and what to do."""
-        return messages.render(code=self.code, params=self.params, lang=lang)
+    def message(self, words: Words = ENGLISH) -> str:
+        """A full sentence in the words given (the shell gives the referee's language): what is wrong and what
+        to do."""
+        return messages.render(code=self.code, params=self.params, words=words)
 
     @property
     def place(self) -> str:
@@ -81,15 +83,15 @@ class Report:
             if self.more_warnings else None,
         )
 
-    def as_dict(self, lang: str = "en") -> dict[str, list[dict[str, str]]]:
-        """Every issue kept, in the referee's language; when some are left out, a last line says how many."""
+    def as_dict(self, words: Words = ENGLISH) -> dict[str, list[dict[str, str]]]:
+        """Every issue kept, in the words given; when some are left out, a last line says how many."""
 
         def row(issue: Issue) -> dict[str, str]:
             return {
                 "sheet": issue.sheet,
                 "cell": issue.cell,
                 "code": issue.code,
-                "message": issue.message(lang),
+                "message": issue.message(words),
             }
 
         more_errors, more_warnings = self.summaries()

@@ -140,7 +140,7 @@ def test_a_referee_runs_the_day_on_a_phone_and_a_player_follows_it(live_server, 
     workbook = live_workbook_of_games(published_tournament)
     published_tournament.delete()
     uploaded = sheet_import_bytes(data=workbook, file_name="same.xlsx")
-    assert uploaded.ok, uploaded.report.as_dict("en")
+    assert uploaded.ok, uploaded.report.as_dict()
     replay_from_scratch(system=RatingSystem.objects.get(code="adlg"))
     assert _standings_and_ratings(uploaded.tournament_id) == published
 

@@ -67,7 +67,7 @@ def test_the_late_list_penalty_reaches_the_tournaments_standings(referee, today)
     for number in (1, 2, 3):
         play_round(live, number, rng)
     outcome = live_publish(live, user=referee)
-    assert outcome.ok, outcome.report.as_dict("en")
+    assert outcome.ok, outcome.report.as_dict()
     replay_from_scratch(system=RatingSystem.objects.get(code="adlg"))
     penalties = dict(Standing.objects.filter(tournament=tournament).values_list("player_id", "penalty"))
     assert penalties[late.pk] == 20 and penalties[lifted.pk] == 0

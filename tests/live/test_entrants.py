@@ -75,7 +75,7 @@ def test_a_late_arrival_in_a_pool_with_the_spare_has_no_game_in_the_round_missed
     rows = {r.player: r for r in pool_standings(pool_state(live, "A"))}
     assert rows[key_of(late)].games == 2
     outcome = live_publish(live)
-    assert outcome.ok, outcome.report.as_dict("en")
+    assert outcome.ok, outcome.report.as_dict()
     assert Registration.objects.filter(tournament_id=live.pk).exclude(player_id=SPARE_ID).count() == 6
 
 

@@ -146,7 +146,7 @@ def test_published_tournament_equals_the_same_games_uploaded_as_a_sheet():
         play_round(live, number, rng)
     late = None
     outcome = live_publish(live)
-    assert outcome.ok, outcome.report.as_dict("en")
+    assert outcome.ok, outcome.report.as_dict()
     tournament = Tournament.objects.get(pk=live.pk)
     assert tournament.games.count() == 15  # 5 tables a round, the spare's included
     replay_from_scratch(system=RatingSystem.objects.get(code="adlg"))
@@ -157,7 +157,7 @@ def test_published_tournament_equals_the_same_games_uploaded_as_a_sheet():
     workbook = live_workbook_of_games(tournament)
     tournament.delete()
     uploaded = sheet_import_bytes(data=workbook, file_name="same.xlsx")
-    assert uploaded.ok, uploaded.report.as_dict("en")
+    assert uploaded.ok, uploaded.report.as_dict()
     replay_from_scratch(system=RatingSystem.objects.get(code="adlg"))
     assert _standings_and_ratings(uploaded.tournament_id) == published
 
@@ -181,7 +181,7 @@ def test_workbook_lists_new_players_as_tags_and_gives_them_ids_on_publication():
     play_round(live, 1, random.Random(4))
     assert f"N{new.pk}" in _player_ids(live_workbook(live))
     outcome = live_publish(live)
-    assert outcome.ok, outcome.report.as_dict("en")
+    assert outcome.ok, outcome.report.as_dict()
     new.refresh_from_db()
     assert new.player_id == outcome.new_players[f"N{new.pk}"]
 

@@ -273,7 +273,7 @@ def test_a_player_new_to_the_federation_who_never_played_gets_no_id_at_publicati
     players_sheet = load_workbook(BytesIO(live_workbook(live)), read_only=True)["Players"]
     assert f"N{never.pk}" not in [row[0] for row in players_sheet.iter_rows(min_row=2, values_only=True)]
     outcome = live_publish(live)
-    assert outcome.ok, outcome.report.as_dict("en")
+    assert outcome.ok, outcome.report.as_dict()
     assert outcome.new_players == {}
     never.refresh_from_db()
     assert never.player_id is None

@@ -53,7 +53,7 @@ def sheet(*, name: str, start: date, two_pools: bool = False, tournament_id: int
 
 def imported(data: bytes, name: str = "sheet.xlsx"):
     outcome = sheet_import_bytes(data=data, file_name=name)
-    assert outcome.ok, outcome.report.as_dict("en")
+    assert outcome.ok, outcome.report.as_dict()
     return outcome
 
 

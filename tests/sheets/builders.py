@@ -21,6 +21,7 @@ from datetime import date
 from openpyxl import Workbook
 from openpyxl.utils import get_column_letter
 
+from adlg_site.words import words_in
 from rules.sheet.parsed import ParsedSheet
 from rules.sheet.reader import read_sheet
 from rules.sheet.report import Issue, Report
@@ -262,8 +263,8 @@ def assert_issue(
     assert len(found) == 1, report.as_dict()
     issue = found[0]
     assert (issue.sheet, issue.cell, issue.severity) == (sheet, cell, severity)
-    assert issue.message("en") == en
-    french = issue.message("fr")
+    assert issue.message() == en
+    french = issue.message(words_in("fr"))
     assert french and french != en
     return issue
 

@@ -8,6 +8,7 @@ import tracemalloc
 
 from openpyxl import load_workbook
 
+from adlg_site.words import words_in
 from rules.sheet.reader import read_sheet
 from rules.sheet.report import Issue, Report
 from tests.sheets.builders import TODAY, SheetBuilder, streamed_players_sheet
@@ -25,7 +26,7 @@ def test_it_marks_each_faulty_cell_with_its_message():
     data, report = faulty()
     workbook = load_workbook(io.BytesIO(annotate_workbook(data, report)))
     country = workbook["Tournament"]["B8"]
-    assert country.comment.text == report.errors[0].message("en")
+    assert country.comment.text == report.errors[0].message()
     assert country.fill.start_color.rgb == "00FFC7CE"  # red: an error
     assert country.value == "UK"  # the referee's value stays
     himself = workbook["Games"]["D2"]
@@ -55,7 +56,7 @@ def test_it_lists_every_issue_first_with_links_to_the_cells():
 def test_it_writes_the_copy_in_french():
     data, report = faulty()
     workbook = load_workbook(io.BytesIO(annotate_workbook(data, report, lang="fr")))
-    assert workbook["Games"]["D2"].comment.text == report.errors[1].message("fr")
+    assert workbook["Games"]["D2"].comment.text == report.errors[1].message(words_in("fr"))
     assert workbook["Report"]["A3"].value == "erreur" and workbook["Report"]["D2"].value == "Message"
 
 
@@ -68,7 +69,7 @@ def test_it_joins_the_messages_of_one_cell():
         ]
     )
     comment = load_workbook(io.BytesIO(annotate_workbook(data, report)))["Games"]["D2"].comment.text
-    assert comment.split("\n\n") == [issue.message("en") for issue in report.errors]
+    assert comment.split("\n\n") == [issue.message() for issue in report.errors]
 
 
 def test_it_finds_the_sheets_whatever_their_case_and_lists_issues_without_a_cell():

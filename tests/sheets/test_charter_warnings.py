@@ -6,6 +6,7 @@ are the distinct rounds with a game of that pool that is not a free game.
 
 from __future__ import annotations
 
+from adlg_site.words import words_in
 from tests.sheets.builders import SheetBuilder, assert_issue, issues_of
 
 CHARTER_CODES = {"not_official", "too_few_players", "too_few_clubs", "club_over_two_thirds", "too_few_rounds"}
@@ -148,7 +149,7 @@ def test_it_checks_each_pool_on_its_own():
 
 def test_it_has_french_charter_messages():
     report = SheetBuilder.valid().set("Official", "no").read().report
-    assert report.as_dict("fr")["warnings"][0]["message"] == "Le tournoi n'est pas officiel."
+    assert report.as_dict(words_in("fr"))["warnings"][0]["message"] == "Le tournoi n'est pas officiel."
 
 
 def test_it_checks_no_charter_condition_in_battle_empire():

@@ -26,7 +26,7 @@ def values(parsed: ParsedSheet) -> tuple:
         parsed.tournament,
         [astuple(p) for p in parsed.players],
         [astuple(g) for g in parsed.games],
-        parsed.report.as_dict("en"),
+        parsed.report.as_dict(),
     )
 
 

@@ -17,6 +17,7 @@ import zipfile
 
 import pytest
 
+from adlg_site.words import words_in
 from rules.sheet.checks import game_faults, text_faults
 from rules.sheet.format import MAX_BYTES, MAX_CELLS, MAX_UNCOMPRESSED, REPORT_LIMIT, TEXT_LIMITS
 from rules.sheet.reader import read_sheet
@@ -332,7 +333,7 @@ def test_the_report_keeps_the_first_500_errors_and_says_how_many_more():
     assert report.error_count == 8_000 and report.more_errors == 7_500
     rows = [(int(re.sub(r"\D", "", issue.cell)), issue.cell) for issue in report.errors]
     assert rows == sorted(rows, key=lambda r: r[0]) and rows[0][0] == 17  # reading order: the first ones
-    listed = report.as_dict("en")["errors"]
+    listed = report.as_dict()["errors"]
     assert len(listed) == REPORT_LIMIT + 1
     assert_issue_line = listed[-1]
     assert assert_issue_line == {
@@ -342,7 +343,7 @@ def test_the_report_keeps_the_first_500_errors_and_says_how_many_more():
         "message": "…and 7500 more errors, not listed: the report lists the first 500. Correct these, then send "
         "the sheet again to see the others.",
     }
-    assert report.as_dict("fr")["errors"][-1]["message"].startswith("…et 7500 autres erreurs")
+    assert report.as_dict(words_in("fr"))["errors"][-1]["message"].startswith("…et 7500 autres erreurs")
 
 
 def test_the_more_lines_have_messages_in_both_languages():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from adlg_site.words import words_in
 from tests.sheets.builders import SheetBuilder, assert_issue, issues_of
 
 # -- structure
@@ -615,4 +616,4 @@ def test_it_reports_every_error_of_a_sheet_together_in_reading_order():
         ("free_game_not_last_round", "Games", "H9"),
         ("not_in_players", "Games", "D12"),
     ]
-    assert all(issue.message("en") and issue.message("fr") for issue in report.errors)
+    assert all(issue.message() and issue.message(words_in("fr")) for issue in report.errors)

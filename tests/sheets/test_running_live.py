@@ -15,6 +15,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from adlg_site.words import words_in
 from tests.referee.helpers import create_known_players, make_tournament, upload, valid_sheet, xlsx
 from tests.sheets.builders import assert_issue
 from tournaments.live.entrants import NewEntrant
@@ -52,7 +53,7 @@ def test_the_service_refuses_a_referees_sheet_for_a_tournament_run_live(live, re
     assert_issue(outcome.report, code="tournament_running_live", sheet="Tournament", cell="B2",
                  en=MESSAGE.format(id=live.pk))
     assert outcome.report.errors[0].code == "tournament_running_live"  # first: the one thing to do
-    assert "Publiez d'abord la journée" in outcome.report.as_dict("fr")["errors"][0]["message"]
+    assert "Publiez d'abord la journée" in outcome.report.as_dict(words_in("fr"))["errors"][0]["message"]
     assert _nothing_imported(live.tournament)
     assert outcome.sheet.status == Sheet.REJECTED
 
@@ -119,7 +120,7 @@ def test_a_day_handed_over_to_the_spreadsheet_takes_the_referees_sheet_as_any_up
     live_hand_over(live, user=referee)
     outcome = sheet_import_bytes(data=valid_sheet(live.tournament).build(), file_name="results.xlsx", user=referee,
                                  refuse_if_live=True)
-    assert outcome.ok, outcome.report.as_dict("en")["errors"]
+    assert outcome.ok, outcome.report.as_dict()["errors"]
     assert Game.objects.filter(tournament=live.tournament).exists()
     # The sheet is the tournament's results now: the day cannot be taken back on the site.
     with pytest.raises(LiveRefused) as refused:

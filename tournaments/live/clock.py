@@ -20,8 +20,8 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
+from adlg_site import words
 from players.audit import audit_record
 from rules import clock as rules
 from tournaments.live.pools import bump, locked
@@ -209,16 +209,4 @@ def clock_extend(live: LiveTournament, number: int, *, minutes: int, user=None) 
 
 def refusal_text(exc: rules.ClockRefused) -> str:
     """A clock's refusal in the reader's language."""
-    words = {
-        "clock_minutes": _("A game time is between %(low)s and %(high)s minutes (%(minutes)s typed)."),
-        "clock_started": _("This round's clock has already started: extend it instead."),
-        "clock_not_started": _("This round's clock has not started yet."),
-        "clock_paused": _("The clock is already paused."),
-        "clock_not_paused": _("The clock is not paused."),
-        "clock_extension": _("An extension is 1 to %(high)s minutes (%(minutes)s typed)."),
-        "clock_total": _("A round's game time stays under %(high)s hours in all."),
-        "clock_round_not_published": _("Round %(round)s is not published: its clock starts once the players see "
-                                       "it."),
-    }
-    text = words.get(exc.code)
-    return text % exc.params if text is not None else exc.code
+    return words.refusal_text(exc)[0]

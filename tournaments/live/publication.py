@@ -135,8 +135,7 @@ def _named(issue: Issue, names: dict[str, str]) -> tuple[str, dict]:
         return "publish_without_game", {"player": name(p.get("key"))}
     # The sheet's own sentence, without its place: the workbook's players already carry their names in it
     # (rules.sheet.naming), "Benoît Moreau (229)".
-    return "publish_issue", {"message": Issue(issue.code, "", "", p).message("en"),
-                             "message_fr": Issue(issue.code, "", "", p).message("fr")}
+    return "publish_issue", {"code": issue.code, "params": dict(p)}
 
 
 def report_notices(report: Report, live: LiveTournament) -> list[tuple[str, dict]]:

@@ -10,7 +10,6 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from rules.pairing.messages import notice_text
 from tournaments.live import publication, selectors
 from tournaments.live.forms import HandOverForm
 from tournaments.live.handover import live_hand_over, live_take_back
@@ -23,7 +22,7 @@ from tournaments.live.page_tools import (
     running_live,
     words,
 )
-from tournaments.live.refusals import LiveRefused
+from tournaments.live.refusals import LiveRefused, notice_text
 from tournaments.models import LiveTournament, Tournament
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"

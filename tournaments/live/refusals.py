@@ -1,27 +1,35 @@
-"""LiveRefused: what the referee can fix, as (code, params) pairs worded by rules.pairing.messages in the reader's
-language. A service that raises it has changed nothing."""
+"""LiveRefused: what the referee can fix, as (code, params) reasons worded by rules.pairing.messages in the reader's
+language (adlg_site.words). A service that raises it has changed nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Mapping
 
+from adlg_site.words import refusal_text, say
 from rules.pairing import PairingRefused
-from rules.pairing.messages import notice_text
+from rules.pairing import messages as pairing_messages
+from rules.words import Refused
 
 
-class LiveRefused(Exception):  # noqa: N818 - a refusal the referee reads, not a crash
+def notice_text(code: str, params: Mapping[str, object], lang: str | None = None,
+                names: Callable[[object], str] | None = None) -> str:
+    """A pairing notice or a live refusal in the reader's language (the active one by default)."""
+    return say(pairing_messages.notice_text, code, params, names=names, lang=lang)
+
+
+class LiveRefused(Refused):
     """What the referee can fix: one or more (code, params), worded by rules.pairing.messages."""
 
-    def __init__(self, notices: Iterable[tuple[str, dict]]):
-        self.notices = [(code, dict(params)) for code, params in notices]
-        super().__init__("; ".join(code for code, _ in self.notices))
+    @staticmethod
+    def wording(code, params, words, names=None) -> str:
+        return pairing_messages.notice_text(code, params, names, words)
 
-    @classmethod
-    def one(cls, code: str, **params) -> LiveRefused:
-        return cls([(code, params)])
+    @property
+    def notices(self) -> list[tuple[str, dict]]:
+        return self.reasons
 
-    def messages(self, lang: str = "en", names=None) -> list[str]:
-        return [notice_text(code, params, lang, names) for code, params in self.notices]
+    def messages(self, lang: str | None = None, names=None) -> list[str]:
+        return refusal_text(self, lang, names)
 
     @classmethod
     def from_pairing(cls, exc: PairingRefused) -> LiveRefused:

@@ -14,7 +14,6 @@ from rules.pairing import free_game_players, free_game_problems
 from rules.rulesets import SPARE_ID, SPARE_NAME
 from rules.scoring import scores
 from rules.sheet.checks import game_faults
-from rules.sheet.messages import render as fault_text
 from tournaments.live.pools import bump, key_of, locked, pool_standings, pool_state
 from tournaments.live.refusals import LiveRefused
 from tournaments.models import LiveEntrant, LiveRound, LiveTable, LiveTournament
@@ -166,8 +165,7 @@ def _result_problems(live: LiveTournament, table: LiveTable, result: Result,
     faults = game_faults(system=tournament.system_id, a=key_of(table.a), b=key_of(table.b) if table.b else SPARE_ID,
                          result=result.result, a_losses=result.a_losses, b_losses=result.b_losses,
                          round_number=round_.number, rounds=tournament.rounds, free=result.free)
-    problems = [("fault", {"message": fault_text(code=f.code, params=f.params, lang="en"),
-                           "message_fr": fault_text(code=f.code, params=f.params, lang="fr")}) for f in faults]
+    problems = [("fault", {"code": f.code, "params": dict(f.params)}) for f in faults]
     if result.free and not faults:
         if table.b is None:
             return [("free_against_spare", {})]

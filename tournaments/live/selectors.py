@@ -25,11 +25,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rules.names import name_key
-from rules.pairing.messages import notice_text
 from rules.rulesets import SPARE_ID, SPARE_NAME
 from rules.scoring import scores
 from rules.standings import RoundDetail
 from tournaments.live.pools import PoolState, key_of, pool_standings, sheet_id
+from tournaments.live.refusals import notice_text
 from tournaments.models import LiveDiscardedDraw, LiveEntrant, LiveRound, LiveTable, LiveTournament
 
 

@@ -59,7 +59,7 @@ class LiveCommand(BaseCommand):
         try:
             self.run(**options)
         except LiveRefused as exc:
-            self._refuse(options, [(code, notice_text(code, params, "en", self._name))
+            self._refuse(options, [(code, notice_text(code, params, self._name))
                                    for code, params in exc.notices])
         except Refused as exc:
             self._refuse(options, exc.problems)

@@ -23,6 +23,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from adlg_site.words import in_each_language, say
 from players import permissions
 from players.audit import audit_record
 from players.models import SPARE_ID, IdAllocator, Player, RetiredId
@@ -52,8 +53,8 @@ class SheetOutcome:
     def ok(self) -> bool:
         return self.report.ok
 
-    def as_json(self, lang: str = "en") -> dict:
-        report = self.report.as_dict(lang)
+    def as_json(self, lang: str | None = None) -> dict:
+        report = say(self.report.as_dict, lang=lang)
         return {
             "ok": self.ok,
             "tournament_id": self.tournament_id,
@@ -172,8 +173,7 @@ def _stored(parsed: ParsedSheet, report: Report) -> dict:
     """The Sheet fields that keep a reading and its report: bounded (REPORT_LIMIT issues of each severity)."""
     return {
         "report": {
-            "en": report.as_dict("en"),
-            "fr": report.as_dict("fr"),
+            **in_each_language(report.as_dict),
             "counts": {"errors": report.error_count, "warnings": report.warning_count},
         },
         "reading": {**parsed_as_json(parsed), "checked": report_as_json(report)},

@@ -25,15 +25,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.http import content_disposition_header
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from adlg_site.inputs import whole_number
+from adlg_site.words import language as language_of_site
+from adlg_site.words import say
 from players import permissions
 from ratings.models import ReplayRequest
-from rules.sheet import messages as sheet_messages
 from rules.sheet.format import LIMIT_CODES, REFUSAL_CODES
 from rules.sheet.naming import cell_subjects, issue_subject
 from rules.sheet.parsed import ParsedSheet
@@ -66,7 +66,7 @@ STALLED_AFTER = timedelta(minutes=15)
 
 
 def language() -> str:
-    return sheet_messages.language(get_language())
+    return language_of_site()
 
 
 def tournament_url(tournament_id: int | None) -> str | None:
@@ -332,7 +332,7 @@ def _preview(request, sheet: Sheet, form: ConfirmForm, *, status: int = 200) -> 
         {
             "sheet": sheet,
             "preview": preview,
-            "report": _placed(report.as_dict(language()), parsed, live=False),
+            "report": _placed(say(report.as_dict, lang=language()), parsed, live=False),
             "form": form,
             "upload_form": SheetUploadForm(),
             "may_confirm": preview is not None and permissions.can_send_sheet(request.user, sheet.tournament),

@@ -4,6 +4,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from adlg_site.command_output import write_report_issues
+from adlg_site.words import say
 from ratings.services import ReplayBusy, replay_pending
 from rules.sheet.report import Issue, Report
 from tournaments.sheets.services import SheetOutcome, sheet_import_bytes
@@ -54,7 +55,7 @@ class Command(BaseCommand):
         if as_json:
             self.stdout.write(json.dumps(outcome.as_json(lang), ensure_ascii=False))
             return
-        report = outcome.report.as_dict(lang)
+        report = say(outcome.report.as_dict, lang=lang)
         if outcome.ok:
             state = "unchanged (already imported)" if outcome.unchanged else "imported"
             new = ", ".join(f"{tag}→{pid}" for tag, pid in outcome.new_players.items())

@@ -42,7 +42,7 @@ class Command(LiveCommand):
         if as_json:
             self.stdout.write(json.dumps(outcome.as_json("en"), ensure_ascii=False))
             return
-        report = outcome.report.as_dict("en")
+        report = outcome.report.as_dict()
         if outcome.ok:
             new = ", ".join(f"{tag}→{pid}" for tag, pid in outcome.new_players.items())
             self.stdout.write(f"tournament {live.pk} published and imported"

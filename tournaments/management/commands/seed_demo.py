@@ -68,7 +68,7 @@ class Command(BaseCommand):
                     Tournament.objects.get(pk=outcome.tournament_id).referees.add(referee)
                 else:
                     refused += 1
-                    first = outcome.report.as_dict("en")["errors"][:3]
+                    first = outcome.report.as_dict()["errors"][:3]
                     self.stderr.write(f"demo sheet {tournament.name} {tournament.start} refused: {first}")
             for year in range(first_year, today.year):
                 year_close(year=year)
