@@ -15,7 +15,7 @@ from players import permissions
 from players.audit import audit_record
 from players.models import Club, Country, Sanction
 from ratings.models import RatingSystem
-from ratings.selectors import country_name, language_is_french
+from ratings.selectors import country_name
 from tournaments.registration import RegistrationRefused, registration_message, tournament_register
 
 FORMAT_CHOICES = [
@@ -71,8 +71,7 @@ class RegistrationForm(forms.Form):
         language = get_language()
         countries = self.fields["country"]
         countries.label_from_instance = lambda country: country_name(country, language)  # in the page's language
-        if language_is_french(language):
-            countries.queryset = Country.objects.order_by("name_fr", "name")
+        countries.queryset = Country.objects.by_local_name(language)
         if not board:  # only the board approves exceptions; the fields are not even offered to a referee
             del self.fields["exception_approved"]
             del self.fields["exception_reason"]
