@@ -17,8 +17,8 @@ from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import path
-from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
@@ -29,10 +29,10 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
+from adlg_site import words
 from adlg_site.limits import ClientRateThrottle
 from players import permissions
 from ratings.models import ReplayRequest
-from rules.sheet import messages
 from rules.sheet.report import Report
 from tournaments.models import Sheet
 from tournaments.sheets.forms import check_sheet_file, too_big_message, upload_too_big
@@ -214,7 +214,7 @@ class SheetUploadView(APIView):
         if outcome.ok:
             code = status.HTTP_200_OK if outcome.unchanged else status.HTTP_201_CREATED
         return Response(
-            outcome.as_json(messages.language(get_language())),
+            outcome.as_json(words.language()),
             status=code,
             headers={"Location": f"{request.path.rstrip('/')}/{sheet.pk}/"},
         )
@@ -226,7 +226,7 @@ def _committed_import(request, file) -> Response | None:
     sheet = sheet_import_committed(data=file.read(), user=request.user)
     if sheet is None:
         return None
-    report = (sheet.report or {}).get(messages.language(get_language())) or {"errors": [], "warnings": []}
+    report = (sheet.report or {}).get(words.language()) or {"errors": [], "warnings": []}
     return Response(
         {"ok": True, "tournament_id": sheet.tournament_id, "new_players": sheet.new_players or {},
          "errors": [], "warnings": report.get("warnings", [])},
@@ -264,8 +264,8 @@ class SheetStatusView(APIView):
         )
         if not permissions.can_see_sheet(request.user, sheet):
             raise Http404
-        lang = messages.language(get_language())
-        report = (sheet.report or {}).get(lang) or (sheet.report or {}).get("en") or Report().as_dict()
+        lang = words.language()
+        report = (sheet.report or {}).get(lang) or (sheet.report or {}).get(words.languages()[0]) or Report().as_dict()
         replay = sheet.replay_request.status if sheet.replay_request is not None else None
         data = {
             "id": sheet.pk,

@@ -25,15 +25,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.http import content_disposition_header
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from adlg_site import words
 from adlg_site.inputs import whole_number
 from players import permissions
 from ratings.models import ReplayRequest
-from rules.sheet import messages as sheet_messages
 from rules.sheet.format import LIMIT_CODES, REFUSAL_CODES
 from rules.sheet.naming import cell_subjects, issue_subject
 from rules.sheet.parsed import ParsedSheet
@@ -66,7 +65,8 @@ STALLED_AFTER = timedelta(minutes=15)
 
 
 def language() -> str:
-    return sheet_messages.language(get_language())
+    """The reader's language, one of the site's (adlg_site.words.language)."""
+    return words.language()
 
 
 def tournament_url(tournament_id: int | None) -> str | None:
@@ -93,7 +93,7 @@ def _visible_sheet(request, pk: int) -> Sheet:
 
 def _report(sheet: Sheet) -> dict:
     report = sheet.report or {}
-    shown = report.get(language()) or report.get("en") or {"errors": [], "warnings": []}
+    shown = report.get(language()) or report.get(words.languages()[0]) or {"errors": [], "warnings": []}
     counts = report.get("counts") or {"errors": len(shown["errors"]), "warnings": len(shown["warnings"])}
     return {**shown, "error_count": counts["errors"], "warning_count": counts["warnings"]}
 

@@ -4,6 +4,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from adlg_site.command_output import write_report_issues
+from adlg_site.words import languages
 from ratings.services import ReplayBusy, replay_pending
 from rules.sheet.report import Issue, Report
 from tournaments.sheets.services import SheetOutcome, sheet_import_bytes
@@ -18,7 +19,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="one JSON report per file, one per line")
         parser.add_argument("--async", dest="run_async", action="store_true",
                             help="queue the replay for the worker and return")
-        parser.add_argument("--lang", default="en", choices=["en", "fr"], help="language of the messages")
+        parser.add_argument("--lang", default=languages()[0], choices=languages(), help="language of the messages")
 
     def handle(self, *args, **options):
         lang = options["lang"]
