@@ -7,10 +7,11 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
+from adlg_site import words
 from players import permissions
 from players.audit import audit_record
 from players.models import Club, Country, Sanction
@@ -68,7 +69,7 @@ class RegistrationForm(forms.Form):
     def __init__(self, *args, board: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.board = board
-        language = get_language()
+        language = words.language()
         countries = self.fields["country"]
         countries.label_from_instance = lambda country: country_name(country, language)  # in the page's language
         countries.queryset = Country.objects.by_local_name(language)
@@ -124,7 +125,7 @@ def register(request):
         try:
             tournament = tournament_register(user=request.user, data=data)
         except RegistrationRefused as refused:
-            language = getattr(request, "LANGUAGE_CODE", "en")
+            language = words.language()
             failures = [registration_message(code, params, language) for code, params in refused.failures]
         else:
             messages.success(
