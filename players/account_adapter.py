@@ -21,8 +21,8 @@ from allauth.account.stages import EmailVerificationStage
 from allauth.core import context as allauth_context
 from django.contrib.sites.shortcuts import get_current_site
 from django.urls import reverse
-from django.utils.translation import get_language
 
+from adlg_site import words
 from adlg_site.client import client_address
 from players.accounts import account_language_remember
 from players.tasks import email_later
@@ -60,5 +60,5 @@ class AccountAdapter(DefaultAccountAdapter):
     def save_user(self, request, user, form, commit=True):
         user = super().save_user(request, user, form, commit=commit)
         if commit:
-            account_language_remember(user=user, language=(get_language() or "en")[:2])
+            account_language_remember(user=user, language=words.language())
         return user

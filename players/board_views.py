@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from adlg_site import words as site_words
 from adlg_site.inputs import MAX_WHOLE, whole_number
 from players import permissions
 from players.audit import action_label, audit_described, audit_entries
@@ -418,7 +419,7 @@ def override(request, tournament):
             messages.success(request, _("Decision recorded; the championship is being recomputed."))
             return redirect("board:tournaments")
     outcome = getattr(tournament, "outcome", None)  # none until the replay has seen the tournament
-    language = getattr(request, "LANGUAGE_CODE", "en")
+    language = site_words.language()
     failures = [charter_failure_text(f, language) for f in (outcome.charter_failures if outcome else []) or []]
     return render(request, "board/override.html",
                   {"tournament": tournament, "form": form, "outcome": outcome, "failures": failures})
@@ -461,7 +462,7 @@ def exception(request, tournament):
         year_tournaments_of_club=club_year_tournaments(club_id=club_id, system_id=tournament.system_id,
                                                        year=tournament.start_date.year, exclude_pk=tournament.pk),
     )
-    language = getattr(request, "LANGUAGE_CODE", "en")
+    language = site_words.language()
     return render(request, "board/exception.html", {
         "tournament": tournament, "form": form,
         "failures": [registration_message(code, params, language) for code, params in failures],

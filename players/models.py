@@ -4,14 +4,25 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Value
+from django.db.models.functions import Coalesce, NullIf
 from django.utils.formats import date_format
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from adlg_site import words
 from rules.names import fold_name
 from rules.rulesets import SPARE_ID
 
 NAME_FIELDS = {"first_name", "last_name"}
+
+
+class CountryQuerySet(models.QuerySet):
+    def by_local_name(self, lang: str | None = None):
+        """Ordered by the name shown in the language asked for (Country.local_name; the active one by default)."""
+        field = f"name_{words.language(lang)}"
+        if field not in {f.name for f in self.model._meta.get_fields()}:
+            return self.order_by("name")
+        return self.order_by(Coalesce(NullIf(field, Value("")), "name"), "name")
 
 
 class Country(models.Model):
@@ -19,14 +30,20 @@ class Country(models.Model):
     name = models.CharField(_("name"), max_length=80)
     name_fr = models.CharField(_("French name"), max_length=80, blank=True)
 
+    objects = CountryQuerySet.as_manager()
+
     class Meta:
         ordering = ["name"]
         verbose_name = _("country")
         verbose_name_plural = _("countries")
 
     def __str__(self) -> str:
-        french = (get_language() or "").startswith("fr") and self.name_fr
-        return f"{self.name_fr if french else self.name} ({self.code})"
+        return f"{self.local_name()} ({self.code})"
+
+    def local_name(self, lang: str | None = None) -> str:
+        """The name in the language asked for (the active one by default): the field name_<code> of that language
+        when the country has one filled in (name_fr), else `name` (English)."""
+        return getattr(self, f"name_{words.language(lang)}", "") or self.name
 
 
 class Club(models.Model):

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Exists, OuterRef, QuerySet
 
+from adlg_site import words
 from players.models import SPARE_ID, Club, Country, Player
 from ratings.models import PlayerRating, RatingEvent, RatingSystem
 from ratings.positions import with_positions
@@ -25,22 +26,17 @@ from rules.ranks import rank_by_code, ruleset_ranks  # noqa: F401 - the pages re
 from rules.rulesets import Rank, Ruleset
 
 
-def language_is_french(language: str | None) -> bool:
-    return (language or "").lower().startswith("fr")
-
-
-def rank_name(rank: Rank | None, language: str | None) -> str:
+def rank_name(rank: Rank | None, language: str | None = None) -> str:
+    """The rank's name in the language asked for (adlg_site.words.language; the active one by default): the
+    ruleset's name_<code> of that language, English when it has none."""
     if rank is None:
         return ""
-    return rank.name_fr if language_is_french(language) else rank.name_en
+    return getattr(rank, f"name_{words.language(language)}", "") or rank.name_en
 
 
-def country_name(country: Country | None, language: str | None) -> str:
-    if country is None:
-        return ""
-    if language_is_french(language) and country.name_fr:
-        return country.name_fr
-    return country.name
+def country_name(country: Country | None, language: str | None = None) -> str:
+    """The country's name in the language asked for (the active one by default), Country.local_name."""
+    return country.local_name(language) if country is not None else ""
 
 
 def current_ratings(system: RatingSystem, *, players: Collection[int] | None = None) -> dict[int, PlayerState]:
@@ -98,13 +94,13 @@ def filter_choices(language: str) -> dict[str, list[tuple]]:
     Read on every page of the list, changed a few times a season: cached, and forgotten whenever a player or
     a club is saved or deleted (ratings.apps), and by a sheet import once it commits (its players are written
     in bulk, which sends no signal). Any other bulk update shows within FILTER_CHOICES_SECONDS."""
+    language = words.language(language)
     key = _filter_choices_key(language)
     choices = cache.get(key)
     if choices is None:
-        french = language_is_french(language)
         choices = {
-            "country": sorted(((code, (french and name_fr) or name) for code, name, name_fr in
-                               countries_with_players().values_list("code", "name", "name_fr")), key=lambda c: c[1]),
+            "country": sorted(((country.code, country.local_name(language)) for country in countries_with_players()),
+                              key=lambda c: c[1]),
             "club": list(clubs_with_players().order_by("name").values_list("pk", "name")),
         }
         cache.set(key, choices, FILTER_CHOICES_SECONDS)

@@ -7,10 +7,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from adlg_site import words
 from players import permissions
 from rules.charter import game_minutes
 from tournaments import entries as entry_rules
@@ -59,7 +59,7 @@ def announcement_edit(request, tournament: Tournament):
             try:
                 announcement_save(user=request.user, tournament=tournament, data=data)
             except AnnouncementRefused as refused:
-                language = getattr(request, "LANGUAGE_CODE", get_language())
+                language = words.language()
                 for code, params in refused.failures:
                     text = registration_message(code, params, language)
                     if code in FAILURE_FIELDS:
@@ -74,7 +74,7 @@ def announcement_edit(request, tournament: Tournament):
     elif request.method == "POST":
         status = 400
         failures.append(registration_message("announcement_started", {"start": tournament.start_date.isoformat()},
-                                             getattr(request, "LANGUAGE_CODE", get_language())))
+                                             words.language()))
     return render(request, "board/announcement.html", {
         "tournament": tournament, "form": form, "pools": pools, "failures": failures, "started": started,
         "announced": entry_rules.announcement_of(tournament) is not None,

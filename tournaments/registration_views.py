@@ -7,15 +7,16 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
+from adlg_site import words
 from players import permissions
 from players.audit import audit_record
 from players.models import Club, Country, Sanction
 from ratings.models import RatingSystem
-from ratings.selectors import country_name, language_is_french
+from ratings.selectors import country_name
 from tournaments.registration import RegistrationRefused, registration_message, tournament_register
 
 FORMAT_CHOICES = [
@@ -68,11 +69,10 @@ class RegistrationForm(forms.Form):
     def __init__(self, *args, board: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.board = board
-        language = get_language()
+        language = words.language()
         countries = self.fields["country"]
         countries.label_from_instance = lambda country: country_name(country, language)  # in the page's language
-        if language_is_french(language):
-            countries.queryset = Country.objects.order_by("name_fr", "name")
+        countries.queryset = Country.objects.by_local_name(language)
         if not board:  # only the board approves exceptions; the fields are not even offered to a referee
             del self.fields["exception_approved"]
             del self.fields["exception_reason"]
@@ -125,7 +125,7 @@ def register(request):
         try:
             tournament = tournament_register(user=request.user, data=data)
         except RegistrationRefused as refused:
-            language = getattr(request, "LANGUAGE_CODE", "en")
+            language = words.language()
             failures = [registration_message(code, params, language) for code, params in refused.failures]
         else:
             messages.success(

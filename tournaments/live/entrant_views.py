@@ -52,11 +52,9 @@ FOUND_LIMIT = 20
 
 def _choices(live: LiveTournament) -> dict:
     """What the page's lists offer: the pools so far, the federation's clubs, the countries' codes."""
-    countries = Country.objects.order_by("code").values_list("code", "name", "name_fr")
-    french = lang() == "fr"
     return {"pool_names": sorted(set(live.entrants.values_list("pool", flat=True)) | {"A", "B"}),
             "club_names": club_names(),
-            "countries": [(code, (name_fr if french and name_fr else name)) for code, name, name_fr in countries]}
+            "countries": [(country.code, country.local_name()) for country in Country.objects.order_by("code")]}
 
 
 def _find(request) -> tuple[FindPlayerForm, str, str, int | None]:

@@ -20,9 +20,9 @@ import re
 from django.contrib import messages
 from django.db import IntegrityError, transaction
 from django.shortcuts import redirect
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from adlg_site.words import language as words_language
 from players import permissions
 from tournaments.live import selectors
 from tournaments.live.refusals import LiveRefused
@@ -32,7 +32,8 @@ referee_only = permissions.rule_required(permissions.can_send_sheet, tournament_
 
 
 def lang() -> str:
-    return "fr" if (get_language() or "en").lower().startswith("fr") else "en"
+    """The reader's language, one of the site's: adlg_site.words.language, the one place that decides it."""
+    return words_language()
 
 
 def words(exc: LiveRefused, view: selectors.LiveView | None = None) -> list[str]:

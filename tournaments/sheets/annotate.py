@@ -19,6 +19,8 @@ import io
 import warnings
 import zipfile
 
+from django.utils import translation
+from django.utils.translation import pgettext
 from openpyxl import load_workbook
 from openpyxl.cell.cell import MergedCell
 from openpyxl.comments import Comment
@@ -27,6 +29,7 @@ from openpyxl.utils.cell import coordinate_from_string
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.hyperlink import Hyperlink
 
+from adlg_site.words import language
 from rules.sheet.format import MAX_BYTES, SHEETS, sheet_titles
 from rules.sheet.guard import guard, workbook_cells
 from rules.sheet.report import Issue, Report
@@ -42,15 +45,21 @@ MAX_CELLS = 250_000
 
 ERROR_FILL = PatternFill("solid", start_color="FFC7CE")
 WARNING_FILL = PatternFill("solid", start_color="FFEB9C")
-TITLES = {
-    "en": ("Severity", "Sheet", "Cell", "Message", "error", "warning", "Result sheet report"),
-    "fr": ("Gravité", "Feuille", "Cellule", "Message", "erreur", "avertissement", "Rapport de la feuille"),
-}
 
 
-def annotate_workbook(data: bytes, report: Report, *, lang: str = "en") -> bytes | None:
-    """The annotated copy of the workbook `data` whose report is `report`, or None when the file was refused
-    (the guard is run again, so a caller cannot open a bomb by passing the wrong report)."""
+def _titles() -> tuple[str, ...]:
+    """The Report sheet's words in the active language, from the catalogue: the column headers, the two
+    severities, the heading."""
+    return (pgettext("annotated workbook", "Severity"), pgettext("annotated workbook", "Sheet"),
+            pgettext("annotated workbook", "Cell"), pgettext("annotated workbook", "Message"),
+            pgettext("annotated workbook", "error"), pgettext("annotated workbook", "warning"),
+            pgettext("annotated workbook", "Result sheet report"))
+
+
+def annotate_workbook(data: bytes, report: Report, *, lang: str | None = None) -> bytes | None:
+    """The annotated copy of the workbook `data` whose report is `report`, worded in the language `lang` (one of
+    the site's, adlg_site.words.language; the active one by default), or None when the file was refused (the
+    guard is run again, so a caller cannot open a bomb by passing the wrong report)."""
     if (
         report.refused
         or guard(data, max_bytes=MAX_BYTES) is not None
@@ -58,9 +67,9 @@ def annotate_workbook(data: bytes, report: Report, *, lang: str = "en") -> bytes
         or workbook_cells(data, stop_after=MAX_CELLS) > MAX_CELLS
     ):
         return None
-    lang = "fr" if lang.lower().startswith("fr") else "en"
+    lang = language(lang)
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), translation.override(lang):
             warnings.simplefilter("ignore")
             workbook = load_workbook(io.BytesIO(data))
             _mark(workbook, report=report, lang=lang)
@@ -96,14 +105,14 @@ def _mark(workbook: Workbook, *, report: Report, lang: str) -> None:
             continue  # part of a merged range: it can hold neither fill nor comment; Report still lists it
         has_error = any(issue.severity == "error" for issue in issues)
         cell.fill = ERROR_FILL if has_error else WARNING_FILL
-        text = "\n\n".join(issue.message(lang) for issue in issues)
+        text = "\n\n".join(issue.message(translation) for issue in issues)
         comment = Comment(text, "adlg-site")
         # Room for the sentence: the default box shows two lines.
         comment.width, comment.height = 320, 40 + 18 * (len(text) // 45 + 1)
         cell.comment = comment
 
     sheet = workbook.create_sheet(_free_title(workbook.sheetnames), 0)
-    severity, sheet_title, cell_title, message_title, error, warning, heading = TITLES[lang]
+    severity, sheet_title, cell_title, message_title, error, warning, heading = _titles()
     sheet.append([heading])
     sheet["A1"].font = Font(bold=True, size=13)
     sheet.append([severity, sheet_title, cell_title, message_title])
@@ -115,7 +124,7 @@ def _mark(workbook: Workbook, *, report: Report, lang: str) -> None:
     # Rows counted here: the worksheet's max_row walks every cell, once per row that would make it quadratic.
     for row, issue in enumerate(listed, start=3):
         sheet.append(
-            [error if issue.severity == "error" else warning, issue.sheet, issue.cell, issue.message(lang)]
+            [error if issue.severity == "error" else warning, issue.sheet, issue.cell, issue.message(translation)]
         )
         sheet[f"A{row}"].fill = ERROR_FILL if issue.severity == "error" else WARNING_FILL
         title = titles.get(issue.sheet.casefold()) if issue.sheet else None

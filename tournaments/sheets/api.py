@@ -29,8 +29,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
+from adlg_site import words
 from adlg_site.limits import ClientRateThrottle
-from adlg_site.words import language as language_of_site
 from players import permissions
 from ratings.models import ReplayRequest
 from rules.sheet.report import Report
@@ -214,7 +214,7 @@ class SheetUploadView(APIView):
         if outcome.ok:
             code = status.HTTP_200_OK if outcome.unchanged else status.HTTP_201_CREATED
         return Response(
-            outcome.as_json(language_of_site()),
+            outcome.as_json(words.language()),
             status=code,
             headers={"Location": f"{request.path.rstrip('/')}/{sheet.pk}/"},
         )
@@ -226,7 +226,7 @@ def _committed_import(request, file) -> Response | None:
     sheet = sheet_import_committed(data=file.read(), user=request.user)
     if sheet is None:
         return None
-    report = (sheet.report or {}).get(language_of_site()) or {"errors": [], "warnings": []}
+    report = (sheet.report or {}).get(words.language()) or {"errors": [], "warnings": []}
     return Response(
         {"ok": True, "tournament_id": sheet.tournament_id, "new_players": sheet.new_players or {},
          "errors": [], "warnings": report.get("warnings", [])},
@@ -264,8 +264,8 @@ class SheetStatusView(APIView):
         )
         if not permissions.can_see_sheet(request.user, sheet):
             raise Http404
-        lang = language_of_site()
-        report = (sheet.report or {}).get(lang) or (sheet.report or {}).get("en") or Report().as_dict()
+        lang = words.language()
+        report = (sheet.report or {}).get(lang) or (sheet.report or {}).get(words.languages()[0]) or Report().as_dict()
         replay = sheet.replay_request.status if sheet.replay_request is not None else None
         data = {
             "id": sheet.pk,

@@ -29,9 +29,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from adlg_site import words
 from adlg_site.inputs import whole_number
-from adlg_site.words import language as language_of_site
-from adlg_site.words import say
 from players import permissions
 from ratings.models import ReplayRequest
 from rules.sheet.format import LIMIT_CODES, REFUSAL_CODES
@@ -66,7 +65,8 @@ STALLED_AFTER = timedelta(minutes=15)
 
 
 def language() -> str:
-    return language_of_site()
+    """The reader's language, one of the site's (adlg_site.words.language)."""
+    return words.language()
 
 
 def tournament_url(tournament_id: int | None) -> str | None:
@@ -93,7 +93,7 @@ def _visible_sheet(request, pk: int) -> Sheet:
 
 def _report(sheet: Sheet) -> dict:
     report = sheet.report or {}
-    shown = report.get(language()) or report.get("en") or {"errors": [], "warnings": []}
+    shown = report.get(language()) or report.get(words.languages()[0]) or {"errors": [], "warnings": []}
     counts = report.get("counts") or {"errors": len(shown["errors"]), "warnings": len(shown["warnings"])}
     return {**shown, "error_count": counts["errors"], "warning_count": counts["warnings"]}
 
@@ -332,7 +332,7 @@ def _preview(request, sheet: Sheet, form: ConfirmForm, *, status: int = 200) -> 
         {
             "sheet": sheet,
             "preview": preview,
-            "report": _placed(say(report.as_dict, lang=language()), parsed, live=False),
+            "report": _placed(report.as_dict(words.words_in(language())), parsed, live=False),
             "form": form,
             "upload_form": SheetUploadForm(),
             "may_confirm": preview is not None and permissions.can_send_sheet(request.user, sheet.tournament),

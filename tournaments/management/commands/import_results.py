@@ -4,7 +4,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from adlg_site.command_output import write_report_issues
-from adlg_site.words import say
+from adlg_site.words import languages, words_in
 from ratings.services import ReplayBusy, replay_pending
 from rules.sheet.report import Issue, Report
 from tournaments.sheets.services import SheetOutcome, sheet_import_bytes
@@ -19,7 +19,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="one JSON report per file, one per line")
         parser.add_argument("--async", dest="run_async", action="store_true",
                             help="queue the replay for the worker and return")
-        parser.add_argument("--lang", default="en", choices=["en", "fr"], help="language of the messages")
+        parser.add_argument("--lang", default=languages()[0], choices=languages(), help="language of the messages")
 
     def handle(self, *args, **options):
         lang = options["lang"]
@@ -55,7 +55,7 @@ class Command(BaseCommand):
         if as_json:
             self.stdout.write(json.dumps(outcome.as_json(lang), ensure_ascii=False))
             return
-        report = say(outcome.report.as_dict, lang=lang)
+        report = outcome.report.as_dict(words_in(lang))
         if outcome.ok:
             state = "unchanged (already imported)" if outcome.unchanged else "imported"
             new = ", ".join(f"{tag}→{pid}" for tag, pid in outcome.new_players.items())
