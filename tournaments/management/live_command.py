@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand
 from django.db import DatabaseError
 
 from adlg_site.inputs import whole_number
+from rules import words
 from rules.pairing.messages import notice_text
 from rules.rulesets import SPARE_ID, SPARE_NAME
 from tournaments.live.pools import key_of
@@ -27,12 +28,17 @@ from tournaments.models import LiveEntrant, LiveTournament, Tournament
 MAX_ID = 2**31 - 1  # IDs are 32-bit in the database: a larger number names no one, and SQLite would overflow
 
 
-class Refused(Exception):  # noqa: N818 - the command's refusal, printed, not a crash
-    """One or more (code, message) the command prints before it exits 1."""
+class Refused(words.Refused):
+    """One or more (code, message) the command prints before it exits 1 (commands speak English: COMMANDS.md)."""
 
     def __init__(self, *problems: tuple[str, str]):
         self.problems = list(problems)
-        super().__init__("; ".join(message for _, message in self.problems))
+        super().__init__((code, {"message": message}) for code, message in self.problems)
+        self.args = ("; ".join(message for _, message in self.problems),)
+
+    @staticmethod
+    def wording(code: str, params: dict, words=None, names=None) -> str:
+        return params["message"]
 
     @classmethod
     def say(cls, message: str, code: str = "refused") -> Refused:
