@@ -271,7 +271,8 @@ class BeforeTheTournament:
     pools: list[AnnouncedPool]
     duration: str  # the games' duration in words ("2 h 30")
     charter_duration: bool  # the charter's duration for the army points (App. 1 §6)
-    checker: str  # the list checker's name; "" when the referees check the lists
+    checker: str  # the list checker's name; "" when the referees check the lists or the checker has no name
+    named_checker: bool  # the announcement names a list checker (their name may still be unknown: `checker` "")
     phase: str  # tournaments.entries: unannounced, open, closed, started
     entries: list[ListedEntry]
     my_entry: Entry | None
@@ -295,9 +296,12 @@ def before_the_tournament(*, tournament: Tournament, viewer=None, today: date | 
         if announcement.list_checker_id:
             user = announcement.list_checker
             player = Player.objects.filter(user=user).first()
-            checker = player.full_name if player else (user.get_full_name() or user.get_username())
+            # A person's name, never the account's username or address (which may be an email): the linked
+            # player's, else the account's; neither, and the page says "the list checker".
+            checker = player.full_name if player else user.get_full_name().strip()
     return BeforeTheTournament(
         announcement=announcement, pools=pools, duration=duration, charter_duration=charter, checker=checker,
+        named_checker=bool(announcement and announcement.list_checker_id),
         phase=entry_rules.entries_phase(tournament, today=today),
         entries=entry_listing(tournament=tournament, viewer=viewer, today=today),
         my_entry=entry_of(user=viewer, tournament=tournament) if viewer is not None else None,
