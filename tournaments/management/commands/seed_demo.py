@@ -127,7 +127,7 @@ class Command(BaseCommand):
                 tables = tables[: len(tables) // 2]
             results = []
             for table in tables:
-                winner_losses, loser_losses = rng.randint(0, 60), rng.randint(50, 100)
+                winner_losses, loser_losses = rng.randint(0, 60), rng.randint(60, 100)  # a winner never lost more
                 if table.b_id is None or rng.random() < 0.5:
                     results.append(Result(table.table, "A", winner_losses, loser_losses))
                 else:
