@@ -145,3 +145,10 @@ def public_notices() -> list[PublicNotice]:
             tournaments[tid] = Tournament(id=tid, name=name, start_date=start, end_date=end, city=city)
         notices.append(PublicNotice(decided_on=decided_on, tournament=tournaments.get(tid)))
     return notices
+
+
+def person_name(user) -> str:
+    """A person's name as the public pages show it: the linked federation player's, else the account's names;
+    never the username or the address it signs in with (often an email), which is "" here."""
+    player = Player.objects.filter(user=user).only("first_name", "last_name").first()
+    return player.full_name if player else user.get_full_name().strip()

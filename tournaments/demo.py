@@ -293,3 +293,48 @@ def sheet_bytes(rng: random.Random, tournament: DemoTournament, games: list[tupl
     buffer = io.BytesIO()
     wb.save(buffer)
     return buffer.getvalue()
+
+
+# --- before the tournament (issue 33): what the demo's announcements, lists and checker write ---------------------
+
+# Army lists by name and number, as players give them (the demo's numbers, not checked against the official lists).
+ARMY_NUMBERS = {"Carthaginian": "45", "Early Imperial Roman": "58", "Alexandrian Macedonian": "30",
+                "Gallic": "40", "Sassanid Persian": "76", "Norman": "105", "Feudal French": "131",
+                "Byzantine": "112", "Mongol": "152", "Later Hoplite Greek": "20", "Seleucid": "35", "Viking": "98"}
+# Pools' themes and their allowed armies, as a French organiser writes them (App. 1 §8).
+THEMES = [
+    ("Antiquité\u00a0: armées jusqu’en 476", "Les armées des listes antiques, alliés des mêmes listes."),
+    ("Moyen Âge\u00a0: de 476 à 1500", "Les armées médiévales d’Europe et d’Orient, alliés des mêmes listes."),
+]
+# What the referee writes when refusing an entry, and the list checker when returning a list.
+REFUSAL_REASON = "Inscription en double\u00a0: l’autre inscription est retenue."
+RETURNED_COMMENTS = [
+    "La liste fait 203\u00a0points, le maximum est 200\u00a0: retirez un élément léger et renvoyez-la.",
+    "Le général allié n’est pas permis par le thème de la poule\u00a0: choisissez un allié des listes autorisées, "
+    "puis renvoyez la liste.",
+]
+
+
+def list_pdf(army_name: str) -> bytes:
+    """A one-page PDF with the army's name on it: what a player prints from a list builder."""
+    text = army_name.encode("latin-1", "replace").replace(b"(", b"[").replace(b")", b"]")
+    stream = b"BT /F1 18 Tf 72 760 Td (" + text + b") Tj ET"
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length " + str(len(stream)).encode() + b" >>\nstream\n" + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += str(number).encode() + b" 0 obj\n" + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 " + str(len(objects) + 1).encode() + b"\n0000000000 65535 f \n"
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size " + str(len(objects) + 1).encode() + b" /Root 1 0 R >>\nstartxref\n"
+    out += str(xref).encode() + b"\n%%EOF\n"
+    return bytes(out)

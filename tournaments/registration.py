@@ -46,6 +46,7 @@ from django.utils.translation import gettext_noop
 from adlg_site.words import say
 from players.audit import audit_record, model_changes, snapshot
 from players.permissions import can_manage_tournament, can_register_tournament, is_board
+from players.selectors import person_name
 from rules.charter import LIST_DEADLINE_DAYS, duration_words, game_minutes
 from rules.pairing.model import MANUAL, ROUND_ONE_METHODS
 from rules.words import Refused
@@ -302,7 +303,7 @@ def tournament_register(*, user, data: dict, today: date | None = None):
             city=data["city"].strip(),
             country_id=key(data["country"]),
             organising_club_id=club_id,
-            referee_name=", ".join((u.get_full_name() or u.get_username()) for u in referees)[:150],
+            referee_name=", ".join(filter(None, map(person_name, referees)))[:150],
             format=fmt,
             army_points=army_points,
             pools=data.get("pools") or 1,

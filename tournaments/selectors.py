@@ -37,6 +37,7 @@ from django.utils.translation import gettext as _
 from adlg_site.words import say
 from championship.models import ChampionshipResult
 from players.models import SPARE_ID, Country, Player
+from players.selectors import person_name
 from ratings.models import RatingEvent
 from rules.championship import ChampionshipTerms, championship_terms
 from rules.charter import (
@@ -268,7 +269,8 @@ class BeforeTheTournament:
     pools: list[AnnouncedPool]
     duration: str  # the games' duration in words ("2 h 30")
     charter_duration: bool  # the charter's duration for the army points (App. 1 §6)
-    checker: str  # the list checker's name; "" when the referees check the lists
+    checker: str  # the list checker's name; "" when the referees check the lists or the checker has no name
+    named_checker: bool  # the announcement names a list checker (their name may still be unknown: `checker` "")
     phase: str  # tournaments.entries: unannounced, open, closed, started
     entries: list[ListedEntry]
     my_entry: Entry | None
@@ -290,11 +292,11 @@ def before_the_tournament(*, tournament: Tournament, viewer=None, today: date | 
         duration = duration_words(announcement.game_minutes)
         charter = announcement.game_minutes == game_minutes(tournament.army_points)
         if announcement.list_checker_id:
-            user = announcement.list_checker
-            player = Player.objects.filter(user=user).first()
-            checker = player.full_name if player else (user.get_full_name() or user.get_username())
+            # Neither a player's nor the account's name, and the page says "the list checker".
+            checker = person_name(announcement.list_checker)
     return BeforeTheTournament(
         announcement=announcement, pools=pools, duration=duration, charter_duration=charter, checker=checker,
+        named_checker=bool(announcement and announcement.list_checker_id),
         phase=entry_rules.entries_phase(tournament, today=today),
         entries=entry_listing(tournament=tournament, viewer=viewer, today=today),
         my_entry=entry_of(user=viewer, tournament=tournament) if viewer is not None else None,

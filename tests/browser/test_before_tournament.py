@@ -1,5 +1,7 @@
-"""Before the tournament (issue 33), in Debian's Chromium: the referee announces the tournament; a player (account
-already linked to a federation record) enters it and sends an army list; the list checker returns it with a
+"""Before the tournament (issue 33), in Debian's Chromium, the whole journey: the referee announces the tournament;
+a player signs up on a phone, confirms the address (the test reads the email the in-process worker sent), links
+the account to their federation record by the private link a tournament day handed them, enters the tournament
+and sends an army list; the list checker returns it with a
 comment; the player sends it again; the checker marks it compliant; on the day the referee starts the tournament
 with the entered players and pairs round 1 from them.
 Once entries are closed and every list is compliant, the lists are published on the tournament's page.
@@ -12,12 +14,23 @@ passes axe-core with no serious or critical violation. Screenshots: test-artifac
 from __future__ import annotations
 
 import re
+import uuid
 from datetime import timedelta
+
+import pytest
 
 SCREENSHOT_PREFIX = "before"  # see tests/browser/conftest.py
 PHONE, DESK = {"width": 390, "height": 844}, {"width": 1366, "height": 900}
 SERIOUS = ("serious", "critical")
 PDF = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
+EMAIL, PASSWORD = "joueur.listes@example.org", "a-long-player-pass-42"
+
+
+@pytest.fixture(autouse=True)
+def _own_rate_limits(settings):
+    """allauth counts sign-ups and emails per address in the cache: a fresh, empty one for this test."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": f"browser-before-{uuid.uuid4()}"}}
 
 
 def _context(new_context, live_server, *, viewport, language, state=None):
@@ -61,13 +74,16 @@ def _look(new_context, live_server, page, name, shot, axe, problems):
             other.context.close()
 
 
-def test_a_player_enters_sends_a_list_the_checker_returns_it_then_accepts_it_and_round_1_is_paired_from_entries(
-        live_server, new_context, referee, player_user, shot, tmp_path):
+def test_a_player_signs_up_links_their_record_enters_sends_a_list_resends_it_and_round_1_is_paired_from_entries(
+        live_server, new_context, referee, shot, tmp_path):
     from axe_playwright_python.sync_playwright import Axe
     from django.contrib.auth import get_user_model
+    from django.core import mail
     from django.utils import timezone
     from playwright.sync_api import expect
 
+    from players.claims import claim_token_issue
+    from players.models import Player
     from tests.governance.factories import make_tournament
     from tests.live.helpers import federation_players
     from tournaments.models import Announcement, ArmyList, Entry, LiveEntrant, LiveTable
@@ -75,8 +91,7 @@ def test_a_player_enters_sends_a_list_the_checker_returns_it_then_accepts_it_and
     today = timezone.localdate()
     players = federation_players(8)
     me = players[0]
-    me.user = player_user
-    me.save()
+    played = make_tournament("Tournoi de la semaine dernière", start=today - timedelta(days=6))
     checker = get_user_model().objects.create_user("checker", password="checker-pass-123")
     tournament = make_tournament("Open des Listes", start=today + timedelta(days=30), referees=[referee])
     tournament.referee_name = "Ref Erée"
@@ -108,9 +123,28 @@ def test_a_player_enters_sends_a_list_the_checker_returns_it_then_accepts_it_and
         ArmyList.objects.create(entry=entry, army_name="Roman", army_number=str(player.pk), kind="link",
                                 url="https://www.littlearmybuilder.com/", status=ArmyList.COMPLIANT)
 
-    # The player, on a phone: the announcement, then their entry.
+    # The player signs up on a phone and confirms the address: the worker (in-process here) sent the email.
     phone = _context(new_context, live_server, viewport=PHONE, language="en")
-    _sign_in(phone, live_server, "player", "player-pass-123", f"/tournaments/{tournament.pk}/")
+    phone.goto(f"{live_server.url}/accounts/signup/")
+    phone.fill("input[name=email]", EMAIL)
+    phone.fill("input[name=password1]", PASSWORD)
+    phone.fill("input[name=password2]", PASSWORD)
+    phone.click("main button[type=submit]")
+    expect(phone).to_have_url(re.compile(r"/accounts/confirm-email/$"))
+    sent = [message for message in mail.outbox if EMAIL in message.to]
+    assert len(sent) == 1, [m.to for m in mail.outbox]
+    phone.goto(re.search(r"https?://\S+/accounts/confirm-email/\S+/", sent[0].body).group(0))
+    phone.click("main button[type=submit]")
+    expect(phone).to_have_url(re.compile(r"/accounts/$"))
+    # The private link of last week's tournament day links the account to their record at once.
+    phone.goto(f"{live_server.url}/accounts/claim/token/{claim_token_issue(player=me, tournament=played)}/")
+    _look(new_context, live_server, phone, "0-claim-link", shot, axe, problems)
+    phone.get_by_role("button", name="Link my account").click()
+    expect(phone).to_have_url(re.compile(r"/accounts/$"))
+    assert Player.objects.get(pk=me.pk).user.email == EMAIL
+
+    # The player, on the phone: the announcement, then their entry.
+    phone.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
     expect(phone.get_by_role("heading", name="Announcement")).to_be_visible()
     expect(phone.locator("#announcement")).to_contain_text("Carthage and its enemies")
     expect(phone.locator("#announcement")).to_contain_text("2\u00a0h\u00a030")

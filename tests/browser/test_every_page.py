@@ -233,6 +233,7 @@ def demo_federation() -> Data:
     names += list(Club.objects.values_list("name", flat=True))
     for name, city in Tournament.objects.values_list("name", "city"):
         names += [name, city]
+    names += list(get_user_model().objects.exclude(email="").values_list("email", flat=True))  # the board's claims
     names += ["L'Art de la Guerre", "L’Art de la Guerre", "Battle Empire", "referee", "board", "Ada Arbitre", *REASONS]
     live = LiveTournament.objects.filter(published_at__isnull=True).order_by("pk").first()
     first = LiveEntrant.objects.filter(live=live).order_by("pk").first()

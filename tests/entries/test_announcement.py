@@ -207,3 +207,44 @@ def test_an_old_tournament_without_an_announcement_shows_none(client, db):
     old = make_tournament("Vieux tournoi", start=date(2020, 1, 1))
     page = client.get(f"/tournaments/{old.pk}/").content.decode()
     assert 'id="announcement"' not in page and 'id="entries"' not in page
+
+
+@pytest.mark.parametrize("linked", [True, False], ids=["linked-to-a-player", "named-account"])
+def test_the_announcement_names_the_checker_never_their_username_or_address(client, tournament, referee,
+                                                                          django_user_model, linked):
+    """The list checker's account may be named by an email address: the public page shows the person's name (the
+    linked player's, else the account's first and last names), never the username nor the address."""
+    checker = django_user_model.objects.create_user("claire.verif@example.org", email="claire.verif@example.org",
+                                                    password="checker-pass-123", first_name="Claire",
+                                                    last_name="Compte")
+    if linked:
+        make_player("Contrôle", "Claire", user=checker)
+    announce(tournament, referee, list_checker=checker)
+    for language, said in [("en", "checked by "), ("fr", "vérifiées par ")]:
+        client.cookies["django_language"] = language
+        page = client.get(f"/tournaments/{tournament.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert "claire.verif" not in page and "example.org" not in page
+        assert said + ("Claire Contrôle" if linked else "Claire Compte") in page
+
+
+def test_a_checker_without_any_name_is_called_the_list_checker(client, tournament, referee, django_user_model):
+    checker = django_user_model.objects.create_user("anon@example.org", email="anon@example.org",
+                                                    password="checker-pass-123")
+    announce(tournament, referee, list_checker=checker)
+    client.cookies["django_language"] = "en"
+    page = client.get(f"/tournaments/{tournament.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "anon@example.org" not in page and "checked by the list checker" in page
+    client.cookies["django_language"] = "fr"
+    page = client.get(f"/tournaments/{tournament.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "anon@example.org" not in page and "vérifiées par le vérificateur des listes" in page
+
+
+def test_a_referee_whose_account_is_an_email_is_never_shown_by_it(db):
+    from django.contrib.auth import get_user_model
+
+    from players.selectors import person_name
+
+    user = get_user_model().objects.create_user("ref@example.org", "ref@example.org", "x")
+    assert person_name(user) == ""
+    user.first_name, user.last_name = "Anne", "Arbitre"
+    assert person_name(user) == "Anne Arbitre"

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from players.models import AuditEntry
 from tests.entries.conftest import PDF, after_deadline, announce, send, workbook_bytes
-from tests.governance.factories import make_player
+from tests.governance.factories import make_player, make_tournament
 from tournaments.army_lists import (
     LIST_MAX_BYTES,
     MAX_LISTS_PER_ENTRY,
@@ -25,8 +25,8 @@ from tournaments.army_lists import (
     list_visible,
     lists_published,
 )
-from tournaments.entries import EntryRefused, entry_register, late_penalty_lift
-from tournaments.models import ArmyList, Entry, Tournament
+from tournaments.entries import EntryRefused, entry_register, entry_withdraw, late_penalty_lift
+from tournaments.models import Announcement, ArmyList, Entry, Tournament
 
 
 def refusal(call) -> str:
@@ -230,6 +230,54 @@ def test_lists_are_never_published_when_the_announcement_says_so(entry, player_u
     assert not lists_published(tournament=tournament, today=tournament.start_date)
 
 
+def test_a_rival_entered_in_the_same_tournament_and_a_referee_of_another_never_see_a_list_before_publication(
+        client, entry, player_user, other_user, other_linked, other_referee, checker):
+    """The people most curious about a list: a rival entered in the same pool, with a list of their own, and a
+    referee, but of another tournament. Neither sees it, on any page, until every list is published."""
+    tournament = entry.tournament
+    make_tournament("Tournoi voisin", start=tournament.start_date, referees=[other_referee])
+    rival = entry_register(user=other_user, tournament=tournament, pool="A")
+    theirs = send(other_user, rival, url="https://www.littlearmybuilder.com/list/rival")
+    mine = send(player_user, entry, url="https://www.littlearmybuilder.com/list/mine")
+    army_list_check(user=checker, army_list=mine, compliant=True)
+    closed = tournament.announcement.list_deadline + timedelta(days=1)
+    for user in (other_user, other_referee):
+        assert not list_visible(user, mine, today=closed)  # entries closed, the rival's list still to check
+        client.force_login(user)
+        for url in (f"/tournaments/{tournament.pk}/", f"/tournaments/{tournament.pk}/entry/",
+                    f"/tournaments/army-lists/{mine.pk}/file/", f"/board/tournaments/{tournament.pk}/entries/"):
+            response = client.get(url)
+            assert b"list/mine" not in response.content, (user, url)
+    assert list_visible(other_user, theirs)  # their own, of course
+    army_list_check(user=checker, army_list=theirs, compliant=True)
+    assert list_visible(other_user, mine, today=closed) and list_visible(other_referee, mine, today=closed)
+
+
+def test_once_published_only_each_entered_players_current_list_is_public(client, entry, player_user, checker,
+                                                                        other_user, other_linked):
+    """Published all together means the lists the checker found compliant: not a list returned before them, nor
+    the list of a player who withdrew."""
+    tournament = entry.tournament
+    returned = send(player_user, entry)
+    army_list_check(user=checker, army_list=returned, compliant=False, comment="Wrong ally.")
+    current = send(player_user, entry, file_name="again.pdf", data=PDF)
+    army_list_check(user=checker, army_list=current, compliant=True)
+    gone = entry_register(user=other_user, tournament=tournament, pool="A")
+    withdrawn = send(other_user, gone)
+    entry_withdraw(user=other_user, entry=gone)
+    Announcement.objects.filter(pk=tournament.pk).update(list_deadline=timezone.localdate() - timedelta(days=1))
+    tournament = Tournament.objects.get(pk=tournament.pk)  # entries closed yesterday
+    assert lists_published(tournament=tournament)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    shown = [row.pk for row in (current, returned, withdrawn) if f"/army-lists/{row.pk}/file/" in page]
+    assert shown == [current.pk]
+    visible = [row.pk for row in ArmyList.objects.select_related("entry__tournament")  # read afresh: closed now
+               if list_visible(AnonymousUser(), row)]
+    assert visible == [current.pk] and returned.pk != current.pk and withdrawn.pk not in visible
+    for row, status in ((current, 200), (returned, 404), (withdrawn, 404)):
+        assert client.get(f"/tournaments/army-lists/{row.pk}/file/").status_code == status
+
+
 # --- identical lists ---------------------------------------------------------------------------------------------
 
 
@@ -249,6 +297,24 @@ def test_three_identical_lists_are_flagged_under_20_players_not_from_20(announce
     client.force_login(referee)
     page = client.get(f"/board/tournaments/{announced.pk}/entries/").content.decode()
     assert ("identical-lists" in page) is flagged
+
+
+@pytest.mark.parametrize(("players", "spare", "identical", "flagged"), [
+    (20, False, 4, True),  # from 20 players: 3 allowed, a fourth is flagged
+    (19, False, 2, False),  # under 20: 2 allowed
+    (19, True, 3, True),  # the spare plays under ID 99 and is not one of the 20: still 2 allowed
+])
+def test_the_identical_lists_limit_counts_the_pools_players_not_the_spare(announced, players, spare, identical,
+                                                                           flagged):
+    for n in range(players + spare):
+        entry = Entry.objects.create(tournament=announced, player=make_player(f"Joueur{n}", "J"), pool="A",
+                                     as_spare=spare and n == players)
+        ArmyList.objects.create(entry=entry, army_name="Carthaginian", kind="link", url="https://example.org/",
+                                army_number="45" if n < identical else str(100 + n))
+    flags = identical_flags(tournament=announced)
+    assert bool(flags) is flagged
+    if flagged:
+        assert (len(flags[0].entries), flags[0].limit) == (identical, 3 if players >= 20 else 2)
 
 
 # --- a late list -------------------------------------------------------------------------------------------------
