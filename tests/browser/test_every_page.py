@@ -300,6 +300,18 @@ def untranslated(text: str, names: list[str], phrases: list[str]) -> list[str]:
     return found
 
 
+# Tables wider than the phone scroll inside their frame (.table-wrap); the cell that names the row (a .key cell, or
+# else the first) must stay in view while the figures scroll, or a rating change is read against the wrong player.
+CUT_TABLES = """() => Array.from(document.querySelectorAll('.table-wrap'))
+    .filter(w => w.scrollWidth > w.clientWidth + 1)
+    .filter(w => Array.from(w.querySelectorAll('tbody tr')).some(row => {
+        const head = row.querySelector('.key') || row.firstElementChild;
+        return head && getComputedStyle(head).position !== 'sticky';
+    }))
+    .map(w => ((w.querySelector('caption') || {}).textContent || w.querySelector('th')?.textContent || 'table')
+        .trim().slice(0, 40))"""
+
+
 def check(page, target: Page, *, language: str, width: str, axe, names, phrases) -> list[str]:
     problems = []
     if page.evaluate("document.documentElement.scrollWidth") > page.evaluate("window.innerWidth") + 1:
@@ -311,6 +323,10 @@ def check(page, target: Page, *, language: str, width: str, axe, names, phrases)
         height = page.evaluate("document.querySelector('.header-grid').getBoundingClientRect().height")
         if height > 72:
             problems.append(f"the header takes {height:.0f} px on a phone, more than a line")
+    if width == "phone":
+        cut = page.evaluate(CUT_TABLES)
+        if cut:
+            problems.append(f"a table cut off at 390 px scrolls its row header out of view: {cut[:3]}")
     results = axe.run(page, options={"resultTypes": ["violations"]})
     for violation in results.response["violations"]:
         if violation["impact"] in SERIOUS:
