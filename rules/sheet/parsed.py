@@ -77,6 +77,8 @@ class ParsedSheet:
     tournament_cells: dict[str, str] = field(default_factory=dict)
     player_columns: dict[str, str] = field(default_factory=dict)
     game_columns: dict[str, str] = field(default_factory=dict)
+    # The workbook's own title of each sheet (the report names sheets by their English names, as the API does).
+    sheet_titles: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,7 @@ def parsed_as_json(parsed: ParsedSheet) -> dict[str, Any]:
         "tournament_cells": dict(parsed.tournament_cells),
         "player_columns": dict(parsed.player_columns),
         "game_columns": dict(parsed.game_columns),
+        "sheet_titles": dict(parsed.sheet_titles),
     }
 
 
@@ -165,4 +168,5 @@ def parsed_from_json(data: Mapping[str, Any]) -> ParsedSheet | None:
         tournament_cells=dict(data["tournament_cells"]),
         player_columns=dict(data["player_columns"]),
         game_columns=dict(data["game_columns"]),
+        sheet_titles=dict(data.get("sheet_titles") or {}),  # a reading kept before titles were
     )

@@ -106,18 +106,24 @@ def _read(workbook: Any, *, today: date, content_hash: str) -> ParsedSheet:
         tournament_fields=reading.fields,
         tournament_cells=reading.tournament_cells,
         player_columns=reading.player_columns,
+        sheet_titles=reading.sheet_titles,
         game_columns=reading.game_columns,
     )
 
 
 def _find_sheets(reading: Reading, workbook: Any) -> dict[str, Any]:
     by_name: dict[str, Any] = {}
+    titles: dict[str, str] = {}
     for title, worksheet in worksheets(workbook):
         by_name.setdefault(title.strip().casefold(), worksheet)
+        titles.setdefault(title.strip().casefold(), title.strip())
     found: dict[str, Any] = {}
     for name in SHEETS:
         # Tournament or Tournoi...: the first title of the name found, the English one before its aliases.
         found[name] = next((by_name[t.casefold()] for t in sheet_titles(name) if t.casefold() in by_name), None)
         if found[name] is None:
             reading.error("missing_sheet", name, "", sheet=name)
+        else:
+            title = next(t for t in sheet_titles(name) if t.casefold() in titles)
+            reading.sheet_titles[name] = titles[title.casefold()]
     return found

@@ -39,6 +39,8 @@ class Reading:
     fields: dict[str, Any] = field(default_factory=dict)
     tournament_cells: dict[str, str] = field(default_factory=dict)
     player_columns: dict[str, str] = field(default_factory=dict)
+    # The workbook's own title of each sheet found ("Joueurs" for Players in a French template).
+    sheet_titles: dict[str, str] = field(default_factory=dict)
     game_columns: dict[str, str] = field(default_factory=dict)
     players: dict[str, SheetPlayer] = field(default_factory=dict)
     games: list[SheetGame] = field(default_factory=list)

@@ -153,3 +153,19 @@ def test_it_checks_the_csrf_token_after_the_size(referee, tournament):
 def test_it_sends_a_get_of_the_upload_address_to_the_page(client, referee, tournament):
     client.force_login(referee)
     assert client.get(reverse("referee:upload"))["Location"] == reverse("referee:home")
+
+
+def test_a_french_workbooks_faults_are_placed_in_its_own_sheet_names(client, referee, tournament):
+    import io
+
+    from openpyxl import load_workbook
+
+    from tests.sheets.test_template_languages import filled, words_in
+
+    workbook = load_workbook(io.BytesIO(filled(words_in("fr"))))
+    workbook["Parties"]["E2"] = "X"  # not a result
+    out = io.BytesIO()
+    workbook.save(out)
+    client.force_login(referee)
+    page = upload(client, out.getvalue(), follow=True, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Parties!E2" in page and "Games!E2" not in page

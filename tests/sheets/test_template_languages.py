@@ -106,3 +106,10 @@ def test_the_french_templates_offline_standings_compute_as_the_english_ones():
     assert shown.keys() == expected.keys()
     for key, (pool, score, opponents) in expected.items():
         assert shown[key] == (pool, pytest.approx(score), pytest.approx(opponents)), key
+
+
+def test_the_reading_keeps_each_sheets_own_title_for_the_report_to_name_it():
+    french = read_sheet(filled(words_in("fr")), today=TODAY)
+    english = read_sheet(filled(words_in("en")), today=TODAY)
+    assert french.sheet_titles == {"Tournament": "Tournoi", "Players": "Joueurs", "Games": "Parties"}
+    assert english.sheet_titles == {name: name for name in SHEETS}

@@ -113,8 +113,14 @@ def _placed(report: dict, parsed: ParsedSheet, *, live: bool) -> dict:
             return _("round %(round)s, table %(table)s") % values
         return f"{values['name']} ({values['key']})" if values["name"] else str(values["key"])
 
-    return {**report, "live": live, "errors": [{**i, "where": where(i)} for i in report["errors"]],
-            "warnings": [{**i, "where": where(i)} for i in report["warnings"]]}
+    def placed(issue: dict) -> dict:
+        # The sheet as the referee's workbook names it ("Joueurs!I2" in a French template); the API keeps the
+        # English names of RESULT_SHEET.md.
+        titled = parsed.sheet_titles.get(issue.get("sheet", ""), issue.get("sheet", ""))
+        return {**issue, "where": where(issue), "sheet_title": titled}
+
+    return {**report, "live": live, "errors": [placed(i) for i in report["errors"]],
+            "warnings": [placed(i) for i in report["warnings"]]}
 
 
 def _published_live(sheet: Sheet) -> bool:
