@@ -111,3 +111,21 @@ def test_the_french_referee_reads_the_hand_over_in_french(signed_in, live):
     signed_in.cookies["django_language"] = "fr"
     page = signed_in.get(reverse("referee:live_hand_over", args=[live.pk]), HTTP_ACCEPT_LANGUAGE="fr")
     assert "Finir dans le tableur" in page.content.decode()
+
+
+def test_the_french_referee_finishes_in_a_french_workbook_the_reader_takes(signed_in, live):
+    import io
+
+    from openpyxl import load_workbook
+
+    from rules.sheet.reader import read_sheet
+
+    play_round(live, 1, random.Random(3))
+    signed_in.cookies["django_language"] = "fr"
+    data = signed_in.get(reverse("referee:live_workbook", args=[live.pk]), HTTP_ACCEPT_LANGUAGE="fr").content
+    assert load_workbook(io.BytesIO(data), read_only=True).sheetnames[:3] == ["Tournoi", "Joueurs", "Parties"]
+    signed_in.cookies["django_language"] = "en"
+    english = signed_in.get(reverse("referee:live_workbook", args=[live.pk])).content
+    today = live.tournament.end_date
+    french, read_english = read_sheet(data, today=today), read_sheet(english, today=today)
+    assert (french.players, french.games) == (read_english.players, read_english.games) and french.games

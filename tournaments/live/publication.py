@@ -28,7 +28,7 @@ from tournaments.live.refusals import LiveRefused
 from tournaments.models import LiveEntrant, LiveTournament
 from tournaments.sheets.preview import Preview, sheet_preview
 from tournaments.sheets.services import SheetOutcome, sheet_check, sheet_import_bytes
-from tournaments.sheets.template import result_workbook
+from tournaments.sheets.template import ENGLISH, SheetWords, result_workbook
 
 
 def live_publish(live: LiveTournament, *, user=None) -> SheetOutcome:
@@ -49,11 +49,12 @@ def live_publish(live: LiveTournament, *, user=None) -> SheetOutcome:
     return outcome
 
 
-def live_workbook(live: LiveTournament, *, partial: bool = False) -> bytes:
+def live_workbook(live: LiveTournament, *, partial: bool = False, words: SheetWords = ENGLISH) -> bytes:
     """The official result sheet of the live tournament (its Tournament ID, the players who played, every game).
 
     `partial`: the workbook so far, whatever the day's progress: every published round's tables, results left
-    blank where none is in yet, for the referee to finish in Excel. Otherwise every round must be complete."""
+    blank where none is in yet, for the referee to finish in Excel. Otherwise every round must be complete.
+    `words`: the template's names (the referee's language for the download; the published sheet is English)."""
     tournament = live.tournament
     problems = []
     games = []
@@ -86,7 +87,7 @@ def live_workbook(live: LiveTournament, *, partial: bool = False) -> bytes:
         "referee": tournament.referee_name or "-", "army_points": tournament.army_points,
         "rounds": tournament.rounds, "worlds": tournament.worlds, "official": tournament.official,
     }
-    return result_workbook(tournament=values, players=players, games=sorted(games))
+    return result_workbook(tournament=values, players=players, games=sorted(games), words=words)
 
 
 @dataclass

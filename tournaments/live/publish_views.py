@@ -24,6 +24,7 @@ from tournaments.live.page_tools import (
 )
 from tournaments.live.refusals import LiveRefused, notice_text
 from tournaments.models import LiveTournament, Tournament
+from tournaments.sheets.words import template_words
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -76,7 +77,8 @@ def _publish(request, tournament: Tournament, live: LiveTournament):
 @open_after_hand_over
 def live_workbook_download(request, tournament: Tournament, live: LiveTournament):
     """The official workbook of the games entered so far: results blank where none is in yet."""
-    response = HttpResponse(publication.live_workbook(live, partial=True), content_type=XLSX)
+    # In the referee's language, as the template they download: they finish the day in it (the reader takes both).
+    response = HttpResponse(publication.live_workbook(live, partial=True, words=template_words()), content_type=XLSX)
     response["Content-Disposition"] = f'attachment; filename="live-{tournament.pk}-so-far.xlsx"'
     return response
 
