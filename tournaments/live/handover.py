@@ -20,22 +20,16 @@ from django.db import transaction
 from django.utils import timezone
 
 from players.audit import audit_record
-from tournaments.live.pools import bump
+from tournaments.live.pools import bump, locked
 from tournaments.live.refusals import LiveRefused
 from tournaments.models import LiveTournament
 from tournaments.selectors import results_on_site
 
 
-def _locked(live: LiveTournament) -> LiveTournament:
-    return LiveTournament.objects.select_for_update().select_related("tournament").get(pk=live.pk)
-
-
 def live_hand_over(live: LiveTournament, *, user=None) -> LiveTournament:
     """Hand the day over to the spreadsheet (see the module's terms); done once, refused once published."""
     with transaction.atomic():
-        live = _locked(live)
-        if live.published_at is not None:
-            raise LiveRefused.one("published")
+        live = locked(live, handed_over=True)
         if live.handed_over_at is not None:
             return live
         live.handed_over_at = timezone.now()
@@ -52,7 +46,7 @@ def live_hand_over(live: LiveTournament, *, user=None) -> LiveTournament:
 def live_take_back(live: LiveTournament, *, user=None) -> LiveTournament:
     """Go on with the day on the site; refused once a sheet of the tournament is imported."""
     with transaction.atomic():
-        live = _locked(live)
+        live = locked(live, handed_over=True)
         if live.handed_over_at is None:
             return live
         if results_on_site(live.tournament):

@@ -46,13 +46,14 @@ def bump(live: LiveTournament) -> None:
     LiveTournament.objects.filter(pk=live.pk).update(version=F("version") + 1)
 
 
-def locked(live: LiveTournament | int) -> LiveTournament:
-    """The live tournament, its row locked until the transaction ends: one change of the day at a time."""
+def locked(live: LiveTournament | int, *, handed_over: bool = False) -> LiveTournament:
+    """The live tournament, its row locked until the transaction ends: one change of the day at a time. Refused
+    once published, and once handed over to the spreadsheet unless `handed_over` (handing over, taking back)."""
     pk = live.pk if isinstance(live, LiveTournament) else live
     row = LiveTournament.objects.select_for_update().select_related("tournament__system").get(pk=pk)
     if row.published_at is not None:
         raise LiveRefused.one("published")
-    if row.handed_over_at is not None:
+    if row.handed_over_at is not None and not handed_over:
         raise LiveRefused.one("handed_over")
     return row
 
