@@ -99,6 +99,12 @@ def _entrant_of(live: LiveTournament, entrant_id: int) -> LiveEntrant:
     return entrant
 
 
+def players_change(view):
+    """A change of the day's players: the referee's, posted once (a double tap or a second tab does it once), on a
+    day being run; a stale form goes back to the players' page."""
+    return referee_only(require_POST(running_live(one_effect(stale_to="referee:live_players")(view))))
+
+
 @referee_only
 @require_GET
 @rate_limited("live_find")  # each search reads the federation's players (per account: a referee is signed in)
@@ -107,10 +113,7 @@ def live_players(request, tournament: Tournament, live: LiveTournament):
     return _players_page(request, tournament, live)
 
 
-@referee_only
-@require_POST
-@running_live
-@one_effect(stale_to="referee:live_players")
+@players_change
 def live_add(request, tournament: Tournament, live: LiveTournament):
     form = AddPlayerForm(request.POST)
     if not form.is_valid():
@@ -137,10 +140,7 @@ def live_add(request, tournament: Tournament, live: LiveTournament):
     return redirect(_back(tournament, pool=entrant.pool))
 
 
-@referee_only
-@require_POST
-@running_live
-@one_effect(stale_to="referee:live_players")
+@players_change
 def live_move(request, tournament: Tournament, live: LiveTournament, entrant_id: int):
     entrant = _entrant_of(live, entrant_id)
     form = MoveForm(request.POST)
@@ -159,10 +159,7 @@ def live_move(request, tournament: Tournament, live: LiveTournament, entrant_id:
     return redirect(_back(tournament, pool=moved.pool))
 
 
-@referee_only
-@require_POST
-@running_live
-@one_effect(stale_to="referee:live_players")
+@players_change
 def live_remove(request, tournament: Tournament, live: LiveTournament, entrant_id: int):
     entrant = _entrant_of(live, entrant_id)
     try:
@@ -174,10 +171,7 @@ def live_remove(request, tournament: Tournament, live: LiveTournament, entrant_i
     return redirect(_back(tournament, pool=entrant.pool))
 
 
-@referee_only
-@require_POST
-@running_live
-@one_effect(stale_to="referee:live_players")
+@players_change
 def live_present(request, tournament: Tournament, live: LiveTournament, entrant_id: int):
     entrant = _entrant_of(live, entrant_id)
     form = PresentForm(request.POST)
@@ -198,10 +192,7 @@ def live_present(request, tournament: Tournament, live: LiveTournament, entrant_
     return redirect(_back(tournament, pool=entrant.pool))
 
 
-@referee_only
-@require_POST
-@running_live
-@one_effect(stale_to="referee:live_players")
+@players_change
 def live_all_present(request, tournament: Tournament, live: LiveTournament):
     """Every player not yet checked in, of one pool (or all pools), marked present in one tap, before round 1.
     Not refused for an older page: another referee adding players meanwhile changes nothing of what it does."""
@@ -223,10 +214,7 @@ def live_all_present(request, tournament: Tournament, live: LiveTournament):
     return redirect(_back(tournament, pool=pool or None))
 
 
-@referee_only
-@require_POST
-@running_live
-@one_effect(stale_to="referee:live_players")
+@players_change
 def live_withdraw(request, tournament: Tournament, live: LiveTournament):
     form = WithdrawForm(request.POST)
     entrant = None
@@ -284,10 +272,7 @@ def _edit_post(request, tournament, live, *, entrant_id: int):
     return redirect(_back(tournament, pool=entrant.pool))
 
 
-@referee_only
-@require_POST
-@running_live
-@one_effect(stale_to="referee:live_players")
+@players_change
 def live_link_reissue(request, tournament: Tournament, live: LiveTournament, entrant_id: int):
     """A new private link for the entrant (a slip lost, a link shared): the old one stops at once. The page asks
     the referee to confirm it first (the player must then be given the new one)."""

@@ -43,6 +43,12 @@ def printable(view):
     return wrapper
 
 
+def printout(view):
+    """A printout's view: the referee's, read only, of a day being run; a page of its own when nothing can be
+    printed yet."""
+    return referee_only(require_GET(running_live(printable(view))))
+
+
 def _round_or_404(tournament: Tournament, live: LiveTournament, number: int):
     if not 0 < number <= tournament.rounds:
         raise NotPrintable(_("No such round in this tournament."))
@@ -69,10 +75,7 @@ def css_string(text: str) -> str:
     return '"' + "".join(c if c.isalnum() or c == " " else f"\\{ord(c):x} " for c in text) + '"'
 
 
-@referee_only
-@require_GET
-@running_live
-@printable
+@printout
 def live_print_by_name(request, tournament: Tournament, live: LiveTournament, number: int):
     view, rounds = _round_or_404(tournament, live, number)
     return _page(request, "live/print/by_name.html", tournament, live, view,
@@ -80,10 +83,7 @@ def live_print_by_name(request, tournament: Tournament, live: LiveTournament, nu
         "number": number, "seats": printouts.round_seats(rounds)})
 
 
-@referee_only
-@require_GET
-@running_live
-@printable
+@printout
 def live_print_by_table(request, tournament: Tournament, live: LiveTournament, number: int):
     view, rounds = _round_or_404(tournament, live, number)
     return _page(request, "live/print/by_table.html", tournament, live, view,
@@ -91,10 +91,7 @@ def live_print_by_table(request, tournament: Tournament, live: LiveTournament, n
         "number": number, "tables": printouts.round_tables(rounds)})
 
 
-@referee_only
-@require_GET
-@running_live
-@printable
+@printout
 def live_print_slips(request, tournament: Tournament, live: LiveTournament, number: int):
     view, rounds = _round_or_404(tournament, live, number)
     if any(not e.link_token for pool in view.pools for e in pool.entrants):
@@ -117,10 +114,7 @@ def _side(request, entrant, name: str) -> dict:
     return {"link": link, "qr": mark_safe(qr_svg(link, title=_("%(name)s's private link") % {"name": name}))}
 
 
-@referee_only
-@require_GET
-@running_live
-@printable
+@printout
 def live_print_standings(request, tournament: Tournament, live: LiveTournament, number: int):
     view, _rounds = _round_or_404(tournament, live, number)
     pools = printouts.standings_after(view, number)
@@ -131,10 +125,7 @@ def live_print_standings(request, tournament: Tournament, live: LiveTournament, 
                  _("Standings after round %(round)s") % {"round": number}, {"number": number, "printed": pools})
 
 
-@referee_only
-@require_GET
-@running_live
-@printable
+@printout
 def live_print_final(request, tournament: Tournament, live: LiveTournament):
     view = selectors.live_view(live, language=lang())
     pools = printouts.standings_after(view, tournament.rounds)
