@@ -302,9 +302,10 @@ def untranslated(text: str, names: list[str], phrases: list[str]) -> list[str]:
 
 # Tables wider than the phone scroll inside their frame (.table-wrap); the cell that names the row (a .key cell, or
 # else the first) must stay in view while the figures scroll, or a rating change is read against the wrong player.
+# A note spanning the row (a penalty's reason) has no figures to read across.
 CUT_TABLES = """() => Array.from(document.querySelectorAll('.table-wrap'))
     .filter(w => w.scrollWidth > w.clientWidth + 1)
-    .filter(w => Array.from(w.querySelectorAll('tbody tr')).some(row => {
+    .filter(w => Array.from(w.querySelectorAll('tbody tr')).filter(row => !row.querySelector('[colspan]')).some(row => {
         const head = row.querySelector('.key') || row.firstElementChild;
         return head && getComputedStyle(head).position !== 'sticky';
     }))
