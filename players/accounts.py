@@ -20,9 +20,10 @@ from django.utils.translation import gettext as _
 
 from players.audit import audit_record
 from players.models import AccountSettings, Player, PlayerClaim
+from rules.words import Worded
 
 
-class AccountError(ValueError):
+class AccountError(Worded, ValueError):
     """A refused step; the message says why and what to do instead."""
 
 

@@ -35,13 +35,14 @@ from django.utils.translation import gettext as _
 
 from players.audit import audit_record
 from players.models import ClaimToken, Player, PlayerClaim
+from rules.words import Worded
 
 # A token handed out on a tournament day stays valid this long after it is made, unless told otherwise.
 TOKEN_LIFETIME = timedelta(days=60)
 MAX_MERGE_HOPS = 10
 
 
-class ClaimError(ValueError):
+class ClaimError(Worded, ValueError):
     """A refused step; the message says why and what to do instead."""
 
 

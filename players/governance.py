@@ -35,10 +35,11 @@ from django.utils.translation import gettext as _
 from players.audit import audit_record, model_changes, snapshot
 from players.models import SPARE_ID, OpeningBalance, Player, RetiredId, Sanction
 from ratings.requests import replay_request
+from rules.words import Worded
 from tournaments.models import Game, Registration, Tournament
 
 
-class GovernanceError(ValueError):
+class GovernanceError(Worded, ValueError):
     """A refused decision; the message says why and what to do instead."""
 
 

@@ -14,9 +14,10 @@ from players.audit import audit_record
 from players.models import SPARE_ID, Club, Country, IdAllocator, OpeningBalance, Player, RetiredId
 from ratings.models import RatingSystem
 from ratings.requests import replay_request
+from rules.words import Worded
 
 
-class PlayerInputError(ValueError):
+class PlayerInputError(Worded, ValueError):
     """A problem the person who sent the data can fix; its message says how."""
 
 

@@ -10,10 +10,11 @@ from django.utils import timezone
 from players.audit import audit_record
 from ratings.models import ClosedYear, RatingSystem
 from ratings.requests import replay_request
+from rules.words import Worded
 
 
-class YearCloseError(ValueError):
-    pass
+class YearCloseError(Worded, ValueError):
+    """A year that cannot be closed; the message says why."""
 
 
 def year_close(*, year: int, user=None, systems: list[str] | None = None) -> list[tuple[str, bool]]:

@@ -61,3 +61,17 @@ class Refused(Exception):  # noqa: N818 - a refusal a person reads and can act o
     def wording(code: str, params: dict, words: Words, names=None) -> str:
         """The sentence for one reason; each kind of refusal words its own codes."""
         return words.gettext(code)
+
+
+class Worded(Refused):
+    """A refusal worded where it was raised (a service of the shell, in the reader's active language, from the
+    catalogue): one reason, its sentence carried as the `message` param; `str()` gives the sentence."""
+
+    def __init__(self, message: object, code: str = "refused", **params):
+        super().__init__([(code, {**params, "message": str(message)})])
+        self.args = (str(message),)
+        self.message = str(message)
+
+    @staticmethod
+    def wording(code: str, params: dict, words: Words, names=None) -> str:
+        return params["message"]

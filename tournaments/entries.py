@@ -45,25 +45,20 @@ from players.audit import audit_record
 from players.models import Player
 from players.permissions import is_board, is_referee_of, player_of
 from rules.charter import LATE_LIST_PENALTY
-from rules.words import Refused
+from rules.words import Worded
 from tournaments.models import Announcement, ArmyList, Entry, Registration, Tournament
 
 UNANNOUNCED, OPEN, CLOSED, STARTED = "unannounced", "open", "closed", "started"
 REASON_LIMIT = 300
 
 
-class EntryRefused(Refused):
+class EntryRefused(Worded):
     """What the person can fix: `code` for tests, `message` worded from the catalogue in the active language when
     raised, `field` the form's field it belongs beside (None: the whole form)."""
 
     def __init__(self, code: str, message: str, field: str | None = None):
-        super().__init__([(code, {"message": str(message)})])
-        self.args = (str(message),)
-        self.code, self.message, self.field = code, str(message), field
-
-    @staticmethod
-    def wording(code: str, params: dict, words=None, names=None) -> str:
-        return params["message"]
+        super().__init__(message, code)
+        self.code, self.field = code, field
 
 
 # --- the announcement, as entries read it -----------------------------------------------------------------------
