@@ -144,6 +144,22 @@ def player_user(django_user_model):
     return django_user_model.objects.create_user("player", password="player-pass-123")
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory):
+    """An empty SQLite database file with every migration applied by `manage.py migrate` in a process of its own,
+    for the tests that run commands that way (tests/commands/cli.py): copy it, never write to it. Migrating takes
+    seconds: once per run (per pytest-xdist worker)."""
+    import subprocess
+    import sys
+
+    from tests.commands.cli import ROOT, command_env
+
+    db = tmp_path_factory.mktemp("cli-migrated") / "cli.sqlite3"
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=command_env(db), check=True,
+                   timeout=180)
+    return db
+
+
 @pytest.fixture(autouse=True)
 def _no_cached_filter_choices():
     """Each test starts without the rating list's cached filters: a rolled-back test's clubs must not live on.
