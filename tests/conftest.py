@@ -44,8 +44,10 @@ def pytest_configure(config):
     settings.CELERY_BROKER_URL = url
 
 
+@pytest.hookimpl(trylast=True)  # after pytest's own reordering, which would undo the files' order
 def pytest_collection_modifyitems(config, items):
     _unique_node_ids(items)
+    _longest_files_first(items)
     if services_available():
         return
     required = os.environ.get("REQUIRE_SERVICES") == "1"
@@ -55,6 +57,26 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.usefixtures("_fail_missing_services"))
             else:
                 item.add_marker(pytest.mark.skip(reason="needs DATABASE_URL=postgres://… and REDIS_URL"))
+
+
+# A test's expected seconds, for the order below: a `slow` one, a browser one, any other (measured on CI's machine).
+_EXPECTED_SECONDS = {"slow": 60.0, "browser": 4.0, "other": 0.3}
+
+
+def _longest_files_first(items):
+    """Under pytest-xdist the files are handed to the two workers in the order of the collection (make test passes
+    --no-loadscope-reorder: xdist's own order, by number of tests, put the long single-test files, the browser
+    acceptance tests among them, at the very end, where one worker ran them while the other had nothing left). The
+    longest files go first and the short ones fill in at the end (longest processing time first). A file's length is
+    estimated from its tests: `slow` (marked), browser (tests/browser), or other; the order within a file is kept.
+    Only under xdist: a run in one process keeps the collection's order."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    length: Counter[str] = Counter()
+    for item in items:
+        kind = "slow" if item.get_closest_marker("slow") else "browser" if "/browser/" in item.nodeid else "other"
+        length[item.nodeid.split("::")[0]] += _EXPECTED_SECONDS[kind]
+    items.sort(key=lambda item: -length[item.nodeid.split("::")[0]])  # stable: each file's order is kept
 
 
 def _unique_node_ids(items):

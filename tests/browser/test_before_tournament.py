@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+import pytest
+
 SCREENSHOT_PREFIX = "before"  # see tests/browser/conftest.py
 PHONE, DESK = {"width": 390, "height": 844}, {"width": 1366, "height": 900}
 SERIOUS = ("serious", "critical")
@@ -61,6 +63,7 @@ def _look(new_context, live_server, page, name, shot, axe, problems):
             other.context.close()
 
 
+@pytest.mark.slow
 def test_a_player_enters_sends_a_list_the_checker_returns_it_then_accepts_it_and_round_1_is_paired_from_entries(
         live_server, new_context, referee, player_user, shot, tmp_path):
     from axe_playwright_python.sync_playwright import Axe

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+import pytest
 from django.db.models import Q
 from django.utils import timezone
 from playwright.sync_api import expect
@@ -173,6 +174,7 @@ def _results(tournament_id: int) -> tuple[list, dict]:
     return rows, ratings
 
 
+@pytest.mark.slow
 def test_the_day_that_failed_runs_on_a_phone_and_ends_as_its_sheet(live_server, new_context, referee, board, shot):
     federation = _federation()
     today = timezone.localdate()

@@ -147,6 +147,7 @@ def _pages(client: Client, values: dict, extra_queries: list[str]):
                 yield target, response
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("role", ["anonymous", "player", "other_referee"])
 def test_no_page_tells_who_has_a_card_or_why(personas, world, values, role):
     client = Client(raise_request_exception=False)
