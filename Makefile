@@ -24,8 +24,9 @@ run: demo
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 # The whole suite in two processes (pytest-xdist; the machines have two cores), each test file whole in one of
-# them so that what a module builds once (the crawl's federation) is built once. One process: make test PYTEST_ARGS=
-PYTEST_ARGS ?= -n 2 --dist loadfile
+# them so that what a module builds once (the crawl's federation) is built once, the longest files first
+# (tests/conftest.py; --no-loadscope-reorder keeps that order). One process: make test PYTEST_ARGS=
+PYTEST_ARGS ?= -n 2 --dist loadfile --no-loadscope-reorder
 
 test: setup
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

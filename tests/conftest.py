@@ -44,8 +44,35 @@ def pytest_configure(config):
     settings.CELERY_BROKER_URL = url
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--engine-tests-only", action="store_true",
+        help="only the tests that reach the database, the cache or the broker (CI's PostgreSQL + Redis pass: a test "
+             "that reaches none of them gives the same answer on every engine, and the SQLite pass ran it)")
+
+
+# What a test reaches the database, the cache or the broker through (its fixtures' closure says it).
+_ENGINE_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server", "client",
+                    "admin_client", "rf", "settings", "django_db_reset_sequences", "django_db_serialized_rollback"}
+
+
+def _engine_tests_only(config, items):
+    keep, drop = [], []
+    for item in items:
+        reaches = (_ENGINE_FIXTURES & set(getattr(item, "fixturenames", ())) or item.get_closest_marker("django_db")
+                   or "services" in item.keywords)
+        (keep if reaches else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own reordering, which would undo the files' order
 def pytest_collection_modifyitems(config, items):
     _unique_node_ids(items)
+    if config.getoption("--engine-tests-only"):
+        _engine_tests_only(config, items)
+    _longest_files_first(items)
     if services_available():
         return
     required = os.environ.get("REQUIRE_SERVICES") == "1"
@@ -55,6 +82,26 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.usefixtures("_fail_missing_services"))
             else:
                 item.add_marker(pytest.mark.skip(reason="needs DATABASE_URL=postgres://… and REDIS_URL"))
+
+
+# A test's expected seconds, for the order below: a `slow` one, a browser one, any other (measured on CI's machine).
+_EXPECTED_SECONDS = {"slow": 60.0, "browser": 4.0, "other": 0.3}
+
+
+def _longest_files_first(items):
+    """Under pytest-xdist the files are handed to the two workers in the order of the collection (make test passes
+    --no-loadscope-reorder: xdist's own order, by number of tests, put the long single-test files, the browser
+    acceptance tests among them, at the very end, where one worker ran them while the other had nothing left). The
+    longest files go first and the short ones fill in at the end (longest processing time first). A file's length is
+    estimated from its tests: `slow` (marked), browser (tests/browser), or other; the order within a file is kept.
+    Only under xdist: a run in one process keeps the collection's order."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    length: Counter[str] = Counter()
+    for item in items:
+        kind = "slow" if item.get_closest_marker("slow") else "browser" if "/browser/" in item.nodeid else "other"
+        length[item.nodeid.split("::")[0]] += _EXPECTED_SECONDS[kind]
+    items.sort(key=lambda item: -length[item.nodeid.split("::")[0]])  # stable: each file's order is kept
 
 
 def _unique_node_ids(items):
@@ -142,6 +189,22 @@ def other_referee(django_user_model):
 def player_user(django_user_model):
     """A player with an account linked to a federation ID (the link is made by the test that needs it)."""
     return django_user_model.objects.create_user("player", password="player-pass-123")
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory):
+    """An empty SQLite database file with every migration applied by `manage.py migrate` in a process of its own,
+    for the tests that run commands that way (tests/commands/cli.py): copy it, never write to it. Migrating takes
+    seconds: once per run (per pytest-xdist worker)."""
+    import subprocess
+    import sys
+
+    from tests.commands.cli import ROOT, command_env
+
+    db = tmp_path_factory.mktemp("cli-migrated") / "cli.sqlite3"
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=command_env(db), check=True,
+                   timeout=180)
+    return db
 
 
 @pytest.fixture(autouse=True)

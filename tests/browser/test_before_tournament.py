@@ -74,6 +74,7 @@ def _look(new_context, live_server, page, name, shot, axe, problems):
             other.context.close()
 
 
+@pytest.mark.slow
 def test_a_player_signs_up_links_their_record_enters_sends_a_list_resends_it_and_round_1_is_paired_from_entries(
         live_server, new_context, referee, shot, tmp_path):
     from axe_playwright_python.sync_playwright import Axe

@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 SCREENSHOT_PREFIX = "live"  # see tests/browser/conftest.py
 PHONE = {"width": 390, "height": 844}
 SERIOUS = ("serious", "critical")
@@ -24,6 +26,7 @@ def _fits(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth") <= page.evaluate("window.innerWidth") + 1
 
 
+@pytest.mark.slow
 def test_a_referee_runs_the_day_on_a_phone_and_a_player_follows_it(live_server, referee, new_context, shot):
     from axe_playwright_python.sync_playwright import Axe
     from playwright.sync_api import expect

@@ -87,6 +87,7 @@ def _enter_round(page, number: int, words, *, odd_first: bool = False) -> None:
         expect(page.locator(f"#table-{table} .entered")).to_contain_text(words["counts"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_the_referee_changes_undoes_and_publishes_a_day_on_a_phone(live_server, new_context, referee, shot, language):
     words = WORDS[language]

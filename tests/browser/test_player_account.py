@@ -27,6 +27,7 @@ def _own_rate_limits(settings):
                                    "LOCATION": f"browser-accounts-{uuid.uuid4()}"}}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_a_player_signs_up_claims_their_record_and_downloads_their_data(live_server, new_context, transactional_db,
                                                                         board, language):

@@ -4,19 +4,17 @@ import csv
 import io
 import json
 import subprocess
-import sys
 from datetime import date
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
 from players.models import OpeningBalance, Player
 from ratings.models import PlayerRating, RatingEvent
+from tests.commands.cli import command_env, copy_database, run_commands
 from tests.ratings.helpers import ROSTER, roster, sheet
 from tests.sheets.builders import SheetBuilder
 
-ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -148,14 +146,25 @@ def test_close_year_twice_says_so_and_refuses_a_future_year():
     assert run("close_year", "2999")[0] == 1
 
 
-@pytest.mark.parametrize("argv", [
+BAD_COMMAND_LINES = [
     ["import_results", "/nonexistent.xlsx"],
     ["import_players", "/nonexistent.csv"],
     ["export_standings", "123456"],
     ["close_year", "notayear"],
-])
-def test_bad_input_exits_one_without_a_traceback(argv, fresh_cli_env):
-    result = subprocess.run([sys.executable, "manage.py", *argv], cwd=ROOT, env=fresh_cli_env, capture_output=True,
-                            text=True, timeout=120)
+]
+
+
+@pytest.fixture(scope="module")
+def bad_command_lines(migrated_sqlite, tmp_path_factory) -> dict[tuple[str, ...], subprocess.CompletedProcess]:
+    """Each bad command line's run on a freshly migrated database, all of them in one process
+    (tests.commands.cli.run_commands): each refuses its input before writing anything."""
+    env = command_env(copy_database(migrated_sqlite, tmp_path_factory.mktemp("bad-input")))
+    return {tuple(argv): result for argv, result in zip(BAD_COMMAND_LINES, run_commands(BAD_COMMAND_LINES, env),
+                                                        strict=True)}
+
+
+@pytest.mark.parametrize("argv", BAD_COMMAND_LINES)
+def test_bad_input_exits_one_without_a_traceback(argv, bad_command_lines):
+    result = bad_command_lines[tuple(argv)]
     assert result.returncode in (1, 2) if argv[0] == "close_year" else result.returncode == 1
     assert "Traceback" not in result.stderr and result.stderr.strip()

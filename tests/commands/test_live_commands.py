@@ -7,7 +7,6 @@ import csv
 import io
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from django.core.management import CommandError, call_command
 
 from ratings.models import PlayerRating
 from rules.rulesets import SPARE_ID
-from tests.commands.cli import command_env, copy_database
+from tests.commands.cli import command_env, copy_database, run_commands
 from tests.live.helpers import federation_players
 from tournaments.models import Game, LiveEntrant, LiveRound, LiveTable, LiveTournament, Tournament
 
@@ -273,7 +272,7 @@ def cli_env(migrated_sqlite, tmp_path_factory):
     return command_env(copy_database(migrated_sqlite, tmp_path_factory.mktemp("cli")))
 
 
-@pytest.mark.parametrize("argv", [
+BAD_COMMAND_LINES = [
     ["live_pair"],  # a missing argument: 1, not argparse's 2
     ["live_pair", "12", "--method", "coin"],
     ["live_start", "/nonexistent.json"],
@@ -282,10 +281,19 @@ def cli_env(migrated_sqlite, tmp_path_factory):
     ["live_withdraw", "123456", "2001", "--from-round", "two"],
     ["live_standings", "not-an-id"],
     ["live_publish", "123456", "--json"],
-])
-def test_the_command_line_exits_one_without_a_traceback(argv, cli_env):
-    result = subprocess.run([sys.executable, "manage.py", *argv], cwd=ROOT, env=cli_env, capture_output=True,
-                            text=True, timeout=120)
+]
+
+
+@pytest.fixture(scope="module")
+def bad_command_lines(cli_env) -> dict[tuple[str, ...], subprocess.CompletedProcess]:
+    """Each bad command line's run, all of them in one process (tests.commands.cli.run_commands)."""
+    return {tuple(argv): result for argv, result in zip(BAD_COMMAND_LINES, run_commands(BAD_COMMAND_LINES, cli_env),
+                                                        strict=True)}
+
+
+@pytest.mark.parametrize("argv", BAD_COMMAND_LINES)
+def test_the_command_line_exits_one_without_a_traceback(argv, bad_command_lines):
+    result = bad_command_lines[tuple(argv)]
     assert result.returncode == 1, result
     assert "Traceback" not in result.stderr and result.stderr.strip()
     if "--json" in argv:

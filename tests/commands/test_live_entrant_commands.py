@@ -6,17 +6,15 @@ from __future__ import annotations
 import json
 import random
 import subprocess
-import sys
 from datetime import date, timedelta
-from pathlib import Path
 
 import pytest
 
+from tests.commands.cli import command_env, copy_database, run_commands
 from tests.commands.test_live_commands import last_json, pair, results_csv, run, start
 from tests.live.helpers import federation_players
 from tournaments.models import LiveEntrant, LiveRound, LiveTable, LiveTournament, Tournament
 
-ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db
 
 
@@ -189,15 +187,12 @@ def test_a_whole_late_arrival_run_by_the_commands_publishes(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def cli_env(tmp_path_factory):
-    db = tmp_path_factory.mktemp("cli") / "cli.sqlite3"
-    env = {"PATH": "/usr/bin:/bin", "DATABASE_URL": f"sqlite:///{db}",
-           "DJANGO_SETTINGS_MODULE": "adlg_site.settings.local"}
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=180)
-    return env
+def cli_env(migrated_sqlite, tmp_path_factory):
+    """One migrated database for the module's commands: each refuses its input before writing anything."""
+    return command_env(copy_database(migrated_sqlite, tmp_path_factory.mktemp("cli")))
 
 
-@pytest.mark.parametrize("argv", [
+BAD_COMMAND_LINES = [
     ["live_add"],
     ["live_add", "123456", "2001"],
     ["live_add", "123456", "2001", "--hat", "three"],
@@ -205,9 +200,18 @@ def cli_env(tmp_path_factory):
     ["live_remove", "123456", "N12"],
     ["live_move", "123456", "2001", "--pool", "B"],
     ["live_move", "x", "2001"],
-])
-def test_the_command_line_exits_one_without_a_traceback(argv, cli_env):
-    result = subprocess.run([sys.executable, "manage.py", *argv], cwd=ROOT, env=cli_env, capture_output=True,
-                            text=True, timeout=120)
+]
+
+
+@pytest.fixture(scope="module")
+def bad_command_lines(cli_env) -> dict[tuple[str, ...], subprocess.CompletedProcess]:
+    """Each bad command line's run, all of them in one process (tests.commands.cli.run_commands)."""
+    return {tuple(argv): result for argv, result in zip(BAD_COMMAND_LINES, run_commands(BAD_COMMAND_LINES, cli_env),
+                                                        strict=True)}
+
+
+@pytest.mark.parametrize("argv", BAD_COMMAND_LINES)
+def test_the_command_line_exits_one_without_a_traceback(argv, bad_command_lines):
+    result = bad_command_lines[tuple(argv)]
     assert result.returncode == 1, result
     assert "Traceback" not in result.stderr and result.stderr.strip()

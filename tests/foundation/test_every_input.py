@@ -162,6 +162,7 @@ def test_the_walk_reaches_the_site(world):
     assert {"q", "opponent", "tournament", "search", "club", "player_id"} <= set(world["names"])
 
 
+@pytest.mark.slow
 def test_no_hostile_value_of_any_parameter_gives_a_server_error(world, clients):
     """Every parameter at once with one hostile value: as the board with several, as the others with the issue's
     two (the pages mostly answer them a redirect to the sign-in); then, for the API, which refuses a parameter it
@@ -182,6 +183,7 @@ def test_no_hostile_value_of_any_parameter_gives_a_server_error(world, clients):
     assert not failures, "\n".join(failures[:40])
 
 
+@pytest.mark.slow
 def test_no_hostile_value_posted_to_any_form_gives_a_server_error(world, clients):
     """Every field of every form at once, with one hostile value, posted to every page as the board."""
     failures = []

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 
 from players.models import RetiredId
+from tests.commands.cli import copy_database, run_commands
 from tests.governance.factories import make_player
 
-ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db
 
 
@@ -69,19 +66,16 @@ def test_it_refuses_a_bad_merge(args, message):
 
 
 @pytest.mark.slow
-def test_it_exits_1_with_the_reason_and_no_traceback(tmp_path):
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+def test_it_exits_1_with_the_reason_and_no_traceback(migrated_sqlite, tmp_path):
+    """`python manage.py exclude_player …` in a process of its own (both command lines in one, each as manage.py
+    runs it: tests.commands.cli.run_commands), on a freshly migrated database."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{copy_database(migrated_sqlite, tmp_path)}",
            "DJANGO_SETTINGS_MODULE": "adlg_site.settings.test"}
     env.pop("REDIS_URL", None)
-
-    def manage(*args):
-        return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True,
-                              text=True, timeout=300)
-
-    assert manage("migrate", "--noinput").returncode == 0
-    for args, message in [(["424242", "--reason", "cheating"], "No player has the ID 424242."),
-                          (["99", "--reason", "cheating"], "spare player")]:
-        result = manage("exclude_player", *args)
+    cases = [(["424242", "--reason", "cheating"], "No player has the ID 424242."),
+             (["99", "--reason", "cheating"], "spare player")]
+    results = run_commands([["exclude_player", *args] for args, _ in cases], env)
+    for (_args, message), result in zip(cases, results, strict=True):
         assert result.returncode == 1
         assert message in result.stderr
         assert "Traceback" not in result.stderr + result.stdout

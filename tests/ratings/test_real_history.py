@@ -15,6 +15,7 @@ from tests.ratings.helpers import derived_state, imported
 from tests.ratings.real_history import players_csv, tournaments
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_real_years_replayed_as_they_came_equal_a_replay_from_scratch():
     players_import_csv(text=players_csv())

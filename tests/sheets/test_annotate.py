@@ -6,6 +6,7 @@ import io
 import time
 import tracemalloc
 
+import pytest
 from openpyxl import load_workbook
 
 from adlg_site.words import words_in
@@ -122,6 +123,7 @@ def _with_extra_sheets(sheets: int, cells: int) -> bytes:
     return builder.build()
 
 
+@pytest.mark.slow
 def test_an_extra_worksheet_under_the_limit_is_annotated_in_bounded_time_and_memory():
     data = _with_extra_sheets(1, 99_000)
     report = read_sheet(data, today=TODAY).report

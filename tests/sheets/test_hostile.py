@@ -416,6 +416,7 @@ def _games_workbook(games: int) -> bytes:
     return out.getvalue()
 
 
+@pytest.mark.slow
 def test_it_refuses_more_than_ten_thousand_games():
     parsed = assert_refused_quickly(_games_workbook(10_001), "too_many_games")
     assert_issue(
