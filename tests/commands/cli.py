@@ -75,3 +75,9 @@ def run_commands(argvs: list[list[str]], env: dict[str, str], timeout: int = 300
     assert batch.returncode == 0, batch
     return [subprocess.CompletedProcess(["manage.py", *argv], code, out, err)
             for argv, (code, out, err) in zip(argvs, json.loads(batch.stdout), strict=True)]
+
+
+def runs_by_command_line(lines: list[list[str]],
+                         env: dict[str, str]) -> dict[tuple[str, ...], subprocess.CompletedProcess]:
+    """Each command line's run (all of them in one process, run_commands), by its argv."""
+    return {tuple(argv): result for argv, result in zip(lines, run_commands(lines, env), strict=True)}

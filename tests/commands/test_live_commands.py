@@ -14,7 +14,7 @@ from django.core.management import CommandError, call_command
 
 from ratings.models import PlayerRating
 from rules.rulesets import SPARE_ID
-from tests.commands.cli import command_env, copy_database, run_commands
+from tests.commands.cli import command_env, copy_database, runs_by_command_line
 from tests.live.helpers import federation_players
 from tournaments.models import Game, LiveEntrant, LiveRound, LiveTable, LiveTournament, Tournament
 
@@ -287,8 +287,7 @@ BAD_COMMAND_LINES = [
 @pytest.fixture(scope="module")
 def bad_command_lines(cli_env) -> dict[tuple[str, ...], subprocess.CompletedProcess]:
     """Each bad command line's run, all of them in one process (tests.commands.cli.run_commands)."""
-    return {tuple(argv): result for argv, result in zip(BAD_COMMAND_LINES, run_commands(BAD_COMMAND_LINES, cli_env),
-                                                        strict=True)}
+    return runs_by_command_line(BAD_COMMAND_LINES, cli_env)
 
 
 @pytest.mark.parametrize("argv", BAD_COMMAND_LINES)
