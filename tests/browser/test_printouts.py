@@ -132,6 +132,22 @@ def test_each_printout_prints_on_a4_with_its_names_and_tables_and_no_navigation(
         slip.querySelector('.slip-small').getBoundingClientRect().bottom > slip.getBoundingClientRect().bottom)
         .map(slip => slip.getAttribute('aria-labelledby'))""")
     assert overflowing == [], "slips whose small print runs past their cut line"
+    # A phone reads each code as the printed page shows it: the first slips' codes, as Chromium draws them at a
+    # print's resolution, decoded by a QR reader (zxing-cpp), are their players' private links.
+    import io
+
+    import zxingcpp
+    from PIL import Image
+
+    page.set_viewport_size({"width": 1200, "height": 1600})
+    cells = page.locator(".qr-cell svg")
+    printed = page.evaluate("[...document.querySelectorAll('.slip-link')].map(e => e.textContent.trim())")
+    assert cells.count() == len(printed) >= 4
+    for index in range(4):
+        picture = Image.open(io.BytesIO(cells.nth(index).screenshot(scale="device")))
+        decoded = [found.text for found in zxingcpp.read_barcodes(picture)]
+        assert decoded == [printed[index]], (decoded, printed[index])
+        assert decoded[0].startswith(f"{live_server.url}/tournaments/{day.pk}/live/me/")
     # Each page carries its slips' QR codes as vector paths: none is an image, none a missing file.
     first = reader.pages[0]
     assert "/XObject" not in (first.get("/Resources") or {}) or not first["/Resources"]["/XObject"]
