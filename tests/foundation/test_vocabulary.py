@@ -11,6 +11,7 @@ from django.utils import translation
 from django.utils.translation import pgettext
 
 from rules.rulesets import RULESETS
+from rules.sheet.format import GAME_COLUMNS, PLAYER_COLUMNS, TOURNAMENT_LABELS
 
 CATALOGUE = Path(__file__).resolve().parents[2] / "locale" / "fr" / "LC_MESSAGES" / "django.mo"
 
@@ -24,8 +25,14 @@ def entries() -> list[tuple[str, str]]:
         msgid = key[0] if isinstance(key, tuple) else key
         if msgid:
             # "context\x04msgid" for pgettext entries; placeholders (%(rating)s, {seed}) are names, not words
-            pairs.append((msgid.split("\x04")[-1], re.sub(r"%\(\w+\)s|\{\w*\}", "", value)))
+            pairs.append((msgid.split("\x04")[-1], re.sub(r"%\(\w+\)s|\{\w*\}|" + TEMPLATE_NAMES, "", value)))
     return pairs
+
+
+# The official template's English names (a French message names them beside the French ones, "Système Elo (Rating
+# system)", for a referee filling the English template): names of cells, not words of the French text.
+TEMPLATE_NAMES = "|".join(
+    rf"\({re.escape(english)}\)" for _key, english, *_ in (*TOURNAMENT_LABELS, *PLAYER_COLUMNS, *GAME_COLUMNS))
 
 
 RATING = re.compile(r"\b(ratings?|rated|Elo)\b", re.IGNORECASE)
