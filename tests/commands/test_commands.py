@@ -3,7 +3,6 @@
 import csv
 import io
 import json
-import subprocess
 from datetime import date
 
 import pytest
@@ -11,7 +10,6 @@ from django.core.management import call_command
 
 from players.models import OpeningBalance, Player
 from ratings.models import PlayerRating, RatingEvent
-from tests.commands.cli import command_env, copy_database, run_commands
 from tests.ratings.helpers import ROSTER, roster, sheet
 from tests.sheets.builders import SheetBuilder
 
@@ -152,15 +150,6 @@ BAD_COMMAND_LINES = [
     ["export_standings", "123456"],
     ["close_year", "notayear"],
 ]
-
-
-@pytest.fixture(scope="module")
-def bad_command_lines(migrated_sqlite, tmp_path_factory) -> dict[tuple[str, ...], subprocess.CompletedProcess]:
-    """Each bad command line's run on a freshly migrated database, all of them in one process
-    (tests.commands.cli.run_commands): each refuses its input before writing anything."""
-    env = command_env(copy_database(migrated_sqlite, tmp_path_factory.mktemp("bad-input")))
-    return {tuple(argv): result for argv, result in zip(BAD_COMMAND_LINES, run_commands(BAD_COMMAND_LINES, env),
-                                                        strict=True)}
 
 
 @pytest.mark.parametrize("argv", BAD_COMMAND_LINES)

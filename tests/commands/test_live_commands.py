@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,6 @@ from django.core.management import CommandError, call_command
 
 from ratings.models import PlayerRating
 from rules.rulesets import SPARE_ID
-from tests.commands.cli import command_env, copy_database, runs_by_command_line
 from tests.live.helpers import federation_players
 from tournaments.models import Game, LiveEntrant, LiveRound, LiveTable, LiveTournament, Tournament
 
@@ -266,12 +264,6 @@ def test_the_charters_adapted_swiss_example_through_the_commands(tmp_path):
 # --- the command line itself: exit codes and stderr, never a traceback
 
 
-@pytest.fixture(scope="module")
-def cli_env(migrated_sqlite, tmp_path_factory):
-    """One migrated database for the module's commands: each refuses its input before writing anything."""
-    return command_env(copy_database(migrated_sqlite, tmp_path_factory.mktemp("cli")))
-
-
 BAD_COMMAND_LINES = [
     ["live_pair"],  # a missing argument: 1, not argparse's 2
     ["live_pair", "12", "--method", "coin"],
@@ -282,12 +274,6 @@ BAD_COMMAND_LINES = [
     ["live_standings", "not-an-id"],
     ["live_publish", "123456", "--json"],
 ]
-
-
-@pytest.fixture(scope="module")
-def bad_command_lines(cli_env) -> dict[tuple[str, ...], subprocess.CompletedProcess]:
-    """Each bad command line's run, all of them in one process (tests.commands.cli.run_commands)."""
-    return runs_by_command_line(BAD_COMMAND_LINES, cli_env)
 
 
 @pytest.mark.parametrize("argv", BAD_COMMAND_LINES)

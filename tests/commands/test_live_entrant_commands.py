@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
 from datetime import date, timedelta
 
 import pytest
 
-from tests.commands.cli import command_env, copy_database, runs_by_command_line
 from tests.commands.test_live_commands import last_json, pair, results_csv, run, start
 from tests.live.helpers import federation_players
 from tournaments.models import LiveEntrant, LiveRound, LiveTable, LiveTournament, Tournament
@@ -186,12 +184,6 @@ def test_a_whole_late_arrival_run_by_the_commands_publishes(tmp_path):
 # --- the command line itself
 
 
-@pytest.fixture(scope="module")
-def cli_env(migrated_sqlite, tmp_path_factory):
-    """One migrated database for the module's commands: each refuses its input before writing anything."""
-    return command_env(copy_database(migrated_sqlite, tmp_path_factory.mktemp("cli")))
-
-
 BAD_COMMAND_LINES = [
     ["live_add"],
     ["live_add", "123456", "2001"],
@@ -201,12 +193,6 @@ BAD_COMMAND_LINES = [
     ["live_move", "123456", "2001", "--pool", "B"],
     ["live_move", "x", "2001"],
 ]
-
-
-@pytest.fixture(scope="module")
-def bad_command_lines(cli_env) -> dict[tuple[str, ...], subprocess.CompletedProcess]:
-    """Each bad command line's run, all of them in one process (tests.commands.cli.run_commands)."""
-    return runs_by_command_line(BAD_COMMAND_LINES, cli_env)
 
 
 @pytest.mark.parametrize("argv", BAD_COMMAND_LINES)
