@@ -201,7 +201,8 @@ SYSTEM_WORDS = {
     "groups": gettext_noop("two groups"),
 }
 PLAYER_KEYS = ("player", "a", "b", "lowest", "winner", "loser")
-# A sheet check's fault met on the tournament day: {"code", "params"} of rules.sheet.messages.
+# A sheet check's fault met on the tournament day: {"code", "params"} of rules.sheet.messages (or, from the
+# live_start command's JSON checks, a "message" already worded).
 SHEET_FAULTS = ("fault", "publish_issue")
 
 
@@ -211,7 +212,7 @@ def notice_text(code: str, params: Mapping[str, object], names: Callable[[object
     through `names`; `warnings` (a list of {"code", "params"}) is worded in turn, one sentence after another;
     `system` and `swiss` are named in the reader's words."""
     if code in SHEET_FAULTS:
-        if "message" in params:  # worded before the catalogue held the sheet's codes
+        if "message" in params:  # already worded: the live_start command checking its JSON (commands speak English)
             return str(params["message"])
         return sheet_text(code=str(params.get("code", "")), params=params.get("params") or {}, words=words)
     values = dict(params)
