@@ -33,7 +33,6 @@ from adlg_site import words
 from adlg_site.limits import ClientRateThrottle
 from players import permissions
 from ratings.models import ReplayRequest
-from rules.sheet.report import Report
 from tournaments.models import Sheet
 from tournaments.sheets.forms import check_sheet_file, too_big_message, upload_too_big
 from tournaments.sheets.services import (
@@ -42,6 +41,7 @@ from tournaments.sheets.services import (
     sheet_import,
     sheet_import_committed,
     sheet_receive_as,
+    stored_report,
 )
 from tournaments.sheets.upload_limits import upload_wait_seconds
 
@@ -226,7 +226,7 @@ def _committed_import(request, file) -> Response | None:
     sheet = sheet_import_committed(data=file.read(), user=request.user)
     if sheet is None:
         return None
-    report = (sheet.report or {}).get(words.language()) or {"errors": [], "warnings": []}
+    report = stored_report(sheet)
     return Response(
         {"ok": True, "tournament_id": sheet.tournament_id, "new_players": sheet.new_players or {},
          "errors": [], "warnings": report.get("warnings", [])},
@@ -264,8 +264,7 @@ class SheetStatusView(APIView):
         )
         if not permissions.can_see_sheet(request.user, sheet):
             raise Http404
-        lang = words.language()
-        report = (sheet.report or {}).get(lang) or (sheet.report or {}).get(words.languages()[0]) or Report().as_dict()
+        report = stored_report(sheet)
         replay = sheet.replay_request.status if sheet.replay_request is not None else None
         data = {
             "id": sheet.pk,

@@ -23,7 +23,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from adlg_site.words import in_each_language, say
+from adlg_site.words import in_each_language, language, languages, say
 from players import permissions
 from players.audit import audit_record
 from players.models import SPARE_ID, IdAllocator, Player, RetiredId
@@ -167,6 +167,13 @@ def sheet_report(sheet: Sheet) -> Report:
     if checked is not None:
         return report_from_json(checked)
     return sheet_recheck(sheet)[1]
+
+
+def stored_report(sheet: Sheet, lang: str | None = None) -> dict:
+    """The sheet's stored report ({"errors", "warnings"}) in the language asked for (the reader's by default), or in
+    the site's first language when it was stored without that one."""
+    report = sheet.report or {}
+    return report.get(language(lang)) or report.get(languages()[0]) or {"errors": [], "warnings": []}
 
 
 def _stored(parsed: ParsedSheet, report: Report) -> dict:

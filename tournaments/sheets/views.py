@@ -50,6 +50,7 @@ from tournaments.sheets.services import (
     sheet_receive_as,
     sheet_recheck,
     sheet_report,
+    stored_report,
 )
 from tournaments.sheets.template import blank_workbook, prefilled_workbook
 from tournaments.sheets.upload_limits import upload_wait_seconds
@@ -92,9 +93,8 @@ def _visible_sheet(request, pk: int) -> Sheet:
 
 
 def _report(sheet: Sheet) -> dict:
-    report = sheet.report or {}
-    shown = report.get(language()) or report.get(words.languages()[0]) or {"errors": [], "warnings": []}
-    counts = report.get("counts") or {"errors": len(shown["errors"]), "warnings": len(shown["warnings"])}
+    shown = stored_report(sheet)
+    counts = (sheet.report or {}).get("counts") or {"errors": len(shown["errors"]), "warnings": len(shown["warnings"])}
     return {**shown, "error_count": counts["errors"], "warning_count": counts["warnings"]}
 
 
