@@ -19,9 +19,10 @@ from datetime import timedelta
 
 import pytest
 
+from tests.browser.checks import axe_problems, fits
+
 SCREENSHOT_PREFIX = "before"  # see tests/browser/conftest.py
 PHONE, DESK = {"width": 390, "height": 844}, {"width": 1366, "height": 900}
-SERIOUS = ("serious", "critical")
 PDF = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
 EMAIL, PASSWORD = "joueur.listes@example.org", "a-long-player-pass-42"
 
@@ -52,7 +53,7 @@ def _sign_in(page, live_server, username, password, next_url):
     page.click("main button[type=submit]")
 
 
-def _look(new_context, live_server, page, name, shot, axe, problems):
+def _look(new_context, live_server, page, name, shot, problems):
     """The page `page` shows, opened again as the same user at both widths in both languages: it must fit and pass
     axe; a screenshot of each."""
     url, state = page.url, page.context.storage_state()
@@ -65,11 +66,9 @@ def _look(new_context, live_server, page, name, shot, axe, problems):
                 problems.append(f"{where}: status {response.status}")
             if other.evaluate("document.documentElement.lang") != language:
                 problems.append(f"{where}: the page is not in {language}")
-            if other.evaluate("document.documentElement.scrollWidth") > other.evaluate("window.innerWidth") + 1:
+            if not fits(other):
                 problems.append(f"{where}: scrolls sideways")
-            results = axe.run(other, options={"resultTypes": ["violations"]})
-            problems += [f"{where}: axe {v['impact']} {v['id']} at {[n['target'] for n in v['nodes'][:3]]}"
-                         for v in results.response["violations"] if v["impact"] in SERIOUS]
+            problems += [f"{where}: axe {problem}" for problem in axe_problems(other)]
             shot(other, f"{name}-{language}-{label}")
             other.context.close()
 
@@ -77,7 +76,6 @@ def _look(new_context, live_server, page, name, shot, axe, problems):
 @pytest.mark.slow
 def test_a_player_signs_up_links_their_record_enters_sends_a_list_resends_it_and_round_1_is_paired_from_entries(
         live_server, new_context, referee, shot, tmp_path):
-    from axe_playwright_python.sync_playwright import Axe
     from django.contrib.auth import get_user_model
     from django.core import mail
     from django.utils import timezone
@@ -100,7 +98,7 @@ def test_a_player_signs_up_links_their_record_enters_sends_a_list_resends_it_and
     deadline = tournament.start_date - timedelta(days=10)
     pdf = tmp_path / "carthage.pdf"
     pdf.write_bytes(PDF)
-    axe, problems = Axe(), []
+    problems = []
 
 
     # The referee announces the tournament (App. 1 §12) from their tournaments' page.
@@ -117,7 +115,7 @@ def test_a_player_signs_up_links_their_record_enters_sends_a_list_resends_it_and
     ref.get_by_role("button", name="Save the announcement").click()
     expect(ref.get_by_text("The announcement is saved")).to_be_visible()
     assert Announcement.objects.get().list_checker == checker
-    _look(new_context, live_server, ref, "1-announcement-edit", shot, axe, problems)
+    _look(new_context, live_server, ref, "1-announcement-edit", shot, problems)
     # The other seven players entered already, their lists compliant.
     for player in players[1:]:
         entry = Entry.objects.create(tournament=tournament, player=player, pool="A")
@@ -139,7 +137,7 @@ def test_a_player_signs_up_links_their_record_enters_sends_a_list_resends_it_and
     expect(phone).to_have_url(re.compile(r"/accounts/$"))
     # The private link of last week's tournament day links the account to their record at once.
     phone.goto(f"{live_server.url}/accounts/claim/token/{claim_token_issue(player=me, tournament=played)}/")
-    _look(new_context, live_server, phone, "0-claim-link", shot, axe, problems)
+    _look(new_context, live_server, phone, "0-claim-link", shot, problems)
     phone.get_by_role("button", name="Link my account").click()
     expect(phone).to_have_url(re.compile(r"/accounts/$"))
     assert Player.objects.get(pk=me.pk).user.email == EMAIL
@@ -149,9 +147,9 @@ def test_a_player_signs_up_links_their_record_enters_sends_a_list_resends_it_and
     expect(phone.get_by_role("heading", name="Announcement")).to_be_visible()
     expect(phone.locator("#announcement")).to_contain_text("Carthage and its enemies")
     expect(phone.locator("#announcement")).to_contain_text("2\u00a0h\u00a030")
-    _look(new_context, live_server, phone, "2-tournament", shot, axe, problems)
+    _look(new_context, live_server, phone, "2-tournament", shot, problems)
     phone.get_by_role("link", name="Enter this tournament").click()
-    _look(new_context, live_server, phone, "3-enter", shot, axe, problems)
+    _look(new_context, live_server, phone, "3-enter", shot, problems)
     phone.get_by_label("List me without my name until the tournament starts").check()
     phone.get_by_role("button", name="Enter", exact=True).click()
     expect(phone.get_by_text("You are entered.")).to_be_visible()
@@ -160,7 +158,7 @@ def test_a_player_signs_up_links_their_record_enters_sends_a_list_resends_it_and
     phone.get_by_label("List file").set_input_files(str(pdf))
     phone.get_by_role("button", name="Send the list").click()
     expect(phone.get_by_text("Your army list is sent")).to_be_visible()
-    _look(new_context, live_server, phone, "4-list-sent", shot, axe, problems)
+    _look(new_context, live_server, phone, "4-list-sent", shot, problems)
     mine = Entry.objects.get(player=me)
     assert mine.listed_without_name and ArmyList.objects.get(entry=mine).kind == "pdf"
 
@@ -171,7 +169,7 @@ def test_a_player_signs_up_links_their_record_enters_sends_a_list_resends_it_and
     card = desk.locator(f"#entry-{mine.pk}")
     expect(card).to_contain_text("Carthaginian")
     expect(card).to_contain_text("en attente de vérification")
-    _look(new_context, live_server, desk, "5-checker", shot, axe, problems)
+    _look(new_context, live_server, desk, "5-checker", shot, problems)
     card.get_by_label("Commentaire pour le joueur").fill("Deux généraux de trop : la liste en permet trois.")
     card.get_by_role("button", name="La renvoyer au joueur").click()
     expect(desk.get_by_text(re.compile("est renvoyée au joueur avec votre commentaire"))).to_be_visible()
@@ -179,7 +177,7 @@ def test_a_player_signs_up_links_their_record_enters_sends_a_list_resends_it_and
     # The player reads the comment and sends the list again, as a link this time.
     phone.reload()
     expect(phone.locator("#army-list")).to_contain_text("Deux généraux de trop")
-    _look(new_context, live_server, phone, "6-returned", shot, axe, problems)
+    _look(new_context, live_server, phone, "6-returned", shot, problems)
     phone.get_by_label("Army", exact=True).fill("Carthaginian")
     phone.get_by_label("Army number").fill("45")
     phone.get_by_label("Or a link to a list builder").fill("https://www.littlearmybuilder.com/list/45")
@@ -210,7 +208,7 @@ def test_a_player_signs_up_links_their_record_enters_sends_a_list_resends_it_and
     expect(visitor.locator("#army-lists tbody tr")).to_have_count(8)
     expect(visitor.locator("#army-lists")).to_contain_text("Carthaginian")
     expect(visitor.locator("#army-lists")).not_to_contain_text(me.last_name)
-    _look(new_context, live_server, visitor, "7-lists-published", shot, axe, problems)
+    _look(new_context, live_server, visitor, "7-lists-published", shot, problems)
     visitor.context.close()
 
     # The day: the referee starts the tournament with the entered players and pairs round 1 from them.
@@ -219,18 +217,18 @@ def test_a_player_signs_up_links_their_record_enters_sends_a_list_resends_it_and
     ref.goto(f"{live_server.url}/board/tournaments/mine/")
     ref.get_by_role("link", name="Run it live").click()
     expect(ref.get_by_text("The 8 players registered in the calendar enter the tournament")).to_be_visible()
-    _look(new_context, live_server, ref, "8-start", shot, axe, problems)
+    _look(new_context, live_server, ref, "8-start", shot, problems)
     ref.get_by_role("button", name="Start the tournament").click()
     expect(ref.get_by_role("heading", name="8 players")).to_be_visible()
     ref.get_by_role("button", name="Everyone is here").click()
     expect(ref.locator(".check-in-count")).to_have_count(0)
-    _look(new_context, live_server, ref, "9-players", shot, axe, problems)
+    _look(new_context, live_server, ref, "9-players", shot, problems)
     ref.get_by_role("link", name="Go to the rounds").click()
     ref.get_by_label("Draw: a single hat").check()
     ref.get_by_role("button", name="Pair round 1").click()
     expect(ref.get_by_role("heading", name=re.compile("Proposed round 1"))).to_be_visible()
     expect(ref.locator(".proposal .pair")).to_have_count(4)
-    _look(new_context, live_server, ref, "10-round-1", shot, axe, problems)
+    _look(new_context, live_server, ref, "10-round-1", shot, problems)
     ref.get_by_role("button", name="Publish round 1").click()
     expect(ref.get_by_role("heading", name="Results of round 1")).to_be_visible()
 

@@ -78,9 +78,12 @@ def test_the_clock_counts_down_and_announces_deployment_30_15_and_the_end(live_s
     expect(clock.locator("[data-clock-time]")).to_have_text(re.compile(r"^2:(30:00|29:5\d)$"))
     expect(banner).to_be_hidden()  # nothing announced yet
 
-    # Between two answers of the server the phone counts down alone: 10 minutes go by on the phone only.
+    # Between two answers of the server the phone counts down alone: 10 minutes go by on the phone only, the hall's
+    # network down (with it up, the poll falling due in those 10 minutes would bring the server's time back at once).
+    phone.context.set_offline(True)
     phone.clock.fast_forward("10:00")
     expect(clock.locator("[data-clock-time]")).to_have_text(re.compile(r"^2:(20:00|19:\d\d)$"))
+    phone.context.set_offline(False)
 
     # After 20 % of the game time (30 minutes): deployment is over.
     move(31)

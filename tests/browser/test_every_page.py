@@ -25,6 +25,7 @@ from typing import get_origin, get_type_hints
 
 import pytest
 
+from tests.browser.checks import axe_in_every_page, axe_problems
 from tests.built_once import built_once
 
 SCREENSHOT_PREFIX = "crawl"  # see tests/browser/conftest.py
@@ -32,7 +33,6 @@ SCREENSHOT_PREFIX = "crawl"  # see tests/browser/conftest.py
 pytestmark = pytest.mark.django_db
 WIDTHS = {"screen": (1366, 900), "phone": (390, 844)}
 LANGUAGES = ("en", "fr")
-SERIOUS = ("serious", "critical")
 WORKBOOK_SHEETS = ("Tournament", "Players", "Games")
 REASONS = ["threw the dice", "late list", "loaded dice", "Loaded dice at two tournaments"]  # what the board typed
 
@@ -313,7 +313,7 @@ CUT_TABLES = """() => Array.from(document.querySelectorAll('.table-wrap'))
         .trim().slice(0, 40))"""
 
 
-def check(page, target: Page, *, language: str, width: str, axe, names, phrases) -> list[str]:
+def check(page, target: Page, *, language: str, width: str, names, phrases) -> list[str]:
     problems = []
     if page.evaluate("document.documentElement.scrollWidth") > page.evaluate("window.innerWidth") + 1:
         wide = page.evaluate("""() => Array.from(document.querySelectorAll('body *'))
@@ -328,11 +328,7 @@ def check(page, target: Page, *, language: str, width: str, axe, names, phrases)
         cut = page.evaluate(CUT_TABLES)
         if cut:
             problems.append(f"a table cut off at 390 px scrolls its row header out of view: {cut[:3]}")
-    results = axe.run(page, options={"resultTypes": ["violations"]})
-    for violation in results.response["violations"]:
-        if violation["impact"] in SERIOUS:
-            targets = [node["target"] for node in violation["nodes"][:3]]
-            problems.append(f"axe {violation['impact']}: {violation['id']} ({violation['help']}) at {targets}")
+    problems += [f"axe {problem}" for problem in axe_problems(page)]
     if language == "fr" and target.french_checked:
         english = untranslated(page.evaluate(READ_TEXT), [*target.names, *names], phrases)
         if english:
@@ -350,7 +346,6 @@ class Site:
     pages: dict[str, Page]
     sessions: dict[str, str | None]  # role -> session cookie (None: a visitor)
     phrases: list[str]
-    axe: object
 
 
 def _sessions() -> dict[str, str | None]:
@@ -371,7 +366,6 @@ def site(django_db_setup, django_db_blocker) -> Site:
     """One federation for the whole crawl (seeding it is the slow part), signed-in sessions for the referee and
     the board, and a live server of the module's own: pytest-django's `live_server` would make each test
     transactional, and the flush after each would empty the federation."""
-    from axe_playwright_python.sync_playwright import Axe
     from pytest_django.live_server_helper import LiveServer
 
     with built_once(django_db_blocker) as build:
@@ -382,37 +376,57 @@ def site(django_db_setup, django_db_blocker) -> Site:
         with django_db_blocker.unblock():  # the server reads the federation while the module's tests run
             server = LiveServer("localhost")
             try:
-                yield Site(url=server.url, data=data, pages=pages, sessions=sessions, phrases=english_phrases(),
-                           axe=Axe())
+                yield Site(url=server.url, data=data, pages=pages, sessions=sessions, phrases=english_phrases())
             finally:
                 server.stop()
 
 
-@pytest.mark.parametrize(("name", "language", "width"), CRAWL)
-def test_every_page_fits_passes_axe_and_speaks_the_visitors_language(site, new_context, shot, name, language, width):
-    """The page for the persona it is meant for, at its width, in its language; every problem of the page is
-    listed before the test fails."""
+@pytest.fixture(scope="module")
+def tab(site, browser, _playwright):
+    """tab(role, language, width): the page of a browser context for that persona, language and width, opened on
+    first use and kept for the module. A context for each test would start a renderer process for each page, which
+    took most of the crawl's time on this machine's two cores. axe-core is in every document the tab opens."""
     from django.conf import settings
 
+    tabs = {}
+
+    def open_tab(role: str, language: str, width: str):
+        if (role, language, width) not in tabs:
+            viewport_width, viewport_height = WIDTHS[width]
+            context = browser.new_context(viewport={"width": viewport_width, "height": viewport_height},
+                                          locale=language, extra_http_headers={"Accept-Language": language})
+            jar = [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": site.url}]
+            if site.sessions[role]:
+                jar.append({"name": settings.SESSION_COOKIE_NAME, "value": site.sessions[role], "url": site.url})
+            context.add_cookies(jar)
+            axe_in_every_page(context)
+            tabs[role, language, width] = context.new_page()
+        return tabs[role, language, width]
+
+    yield open_tab
+    _playwright.resume()  # Playwright is called outside a test here (tests/browser/conftest.py)
+    try:
+        for page in tabs.values():
+            page.context.close()
+    finally:
+        _playwright.pause()
+
+
+@pytest.mark.parametrize(("name", "language", "width"), CRAWL)
+def test_every_page_fits_passes_axe_and_speaks_the_visitors_language(site, tab, shot, name, language, width):
+    """The page for the persona it is meant for, at its width, in its language; every problem of the page is
+    listed before the test fails."""
     target = site.pages[name]
-    viewport_width, viewport_height = WIDTHS[width]
-    context = new_context(viewport={"width": viewport_width, "height": viewport_height}, locale=language,
-                          extra_http_headers={"Accept-Language": language})
-    jar = [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": site.url}]
-    if site.sessions[target.role]:
-        jar.append({"name": settings.SESSION_COOKIE_NAME, "value": site.sessions[target.role], "url": site.url})
-    context.add_cookies(jar)
-    page = context.new_page()
+    page = tab(target.role, language, width)
     response = page.goto(f"{site.url}{target.path}")
-    where = f"{target.name} ({target.path}) in {language} at {viewport_width} px"
+    where = f"{target.name} ({target.path}) in {language} at {WIDTHS[width][0]} px"
     assert response.status == target.status, f"{where}: status {response.status}, expected {target.status}"
     if target.action is not None:
         target.action(page)
     problems = []
     if page.evaluate("document.documentElement.lang") != language:
         problems.append(f"<html lang> is not {language}")
-    problems += check(page, target, language=language, width=width, axe=site.axe, names=site.data.names,
-                      phrases=site.phrases)
+    problems += check(page, target, language=language, width=width, names=site.data.names, phrases=site.phrases)
     if target.shot:
-        shot(page, f"{target.name}-{language}-{viewport_width}")
+        shot(page, f"{target.name}-{language}-{WIDTHS[width][0]}")
     assert not problems, "\n".join(f"{where}: {problem}" for problem in problems)

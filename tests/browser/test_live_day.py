@@ -11,24 +11,14 @@ import re
 
 import pytest
 
+from tests.browser.checks import axe_problems, fits
+
 SCREENSHOT_PREFIX = "live"  # see tests/browser/conftest.py
 PHONE = {"width": 390, "height": 844}
-SERIOUS = ("serious", "critical")
-
-
-def _axe_problems(axe, page) -> list[str]:
-    results = axe.run(page, options={"resultTypes": ["violations"]})
-    return [f"{v['impact']}: {v['id']} ({v['help']}) at {[n['target'] for n in v['nodes'][:3]]}"
-            for v in results.response["violations"] if v["impact"] in SERIOUS]
-
-
-def _fits(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth") <= page.evaluate("window.innerWidth") + 1
 
 
 @pytest.mark.slow
 def test_a_referee_runs_the_day_on_a_phone_and_a_player_follows_it(live_server, referee, new_context, shot):
-    from axe_playwright_python.sync_playwright import Axe
     from playwright.sync_api import expect
 
     from ratings.models import RatingSystem
@@ -45,7 +35,6 @@ def test_a_referee_runs_the_day_on_a_phone_and_a_player_follows_it(live_server, 
     for player in players[:3]:  # registered in the calendar: they start in the tournament
         Registration.objects.create(tournament=tournament, player=player)
     rng = random.Random(23)
-    axe = Axe()
 
     page = new_context(viewport=PHONE, locale="en-GB", is_mobile=True, has_touch=True).new_page()
     page.set_default_timeout(15_000)
@@ -69,7 +58,7 @@ def test_a_referee_runs_the_day_on_a_phone_and_a_player_follows_it(live_server, 
         row.get_by_role("button").click()
         expect(page.get_by_text("plays in pool A.")).to_be_visible()
     expect(page.get_by_role("heading", name="9 players")).to_be_visible()
-    assert _fits(page)
+    assert fits(page)
     shot(page, "1-players")
 
     # Round 1: 9 players for 8 ideal, the charter requires Elo levels; a draw is refused with its reason.
@@ -94,7 +83,7 @@ def test_a_referee_runs_the_day_on_a_phone_and_a_player_follows_it(live_server, 
         page.get_by_role("button", name=f"Publish round {number}").click()
         expect(page.get_by_role("heading", name=f"Results of round {number}")).to_be_visible()
         if number == 3:
-            public = _player_finds_their_table(new_context, live_server, tournament, shot, axe)
+            public = _player_finds_their_table(new_context, live_server, tournament, shot)
         tables = list(LiveTable.objects.filter(round__live_id=tournament.pk, round__number=number)
                       .order_by("table"))
         for table in tables:
@@ -110,8 +99,8 @@ def test_a_referee_runs_the_day_on_a_phone_and_a_player_follows_it(live_server, 
             card.get_by_role("button", name="Save the result").click()
             expect(page.locator(f"#table-{table.table} .entered")).to_contain_text("Counts as:")
         if number == 1:
-            assert _fits(page)
-            problems = _axe_problems(axe, page)
+            assert fits(page)
+            problems = axe_problems(page)
             assert not problems, problems
             shot(page, "3-results")
         if number == 3:
@@ -148,7 +137,7 @@ def test_a_referee_runs_the_day_on_a_phone_and_a_player_follows_it(live_server, 
     assert _standings_and_ratings(uploaded.tournament_id) == published
 
 
-def _player_finds_their_table(new_context, live_server, tournament, shot, axe):
+def _player_finds_their_table(new_context, live_server, tournament, shot):
     """A player on their own phone, not signed in: the public live page, their table found by name. The page is
     left open: it must update itself as the referee enters the results."""
     from playwright.sync_api import expect
@@ -170,8 +159,8 @@ def _player_finds_their_table(new_context, live_server, tournament, shot, axe):
     expect(visible).to_contain_text(table.b.last_name)
     page.get_by_role("button", name="Find", exact=True).click()
     expect(page.get_by_text(f"Table {table.table}, round 3")).to_be_visible()
-    assert _fits(page)
-    problems = _axe_problems(axe, page)
+    assert fits(page)
+    problems = axe_problems(page)
     assert not problems, problems
     shot(page, "7-public-find")
     page.get_by_role("link", name="Show every table").click()

@@ -13,9 +13,10 @@ from datetime import timedelta
 
 import pytest
 
+from tests.browser.checks import axe_problems, fits
+
 SCREENSHOT_PREFIX = "entrants"  # see tests/browser/conftest.py
 PHONE = {"width": 390, "height": 844}
-SERIOUS = ("serious", "critical")
 
 WORDS = {
     "en": {"home": "Run a tournament live", "run": "Run it live", "dates": "Its real dates and rounds",
@@ -35,19 +36,8 @@ WORDS = {
 }
 
 
-def _axe_problems(axe, page) -> list[str]:
-    results = axe.run(page, options={"resultTypes": ["violations"]})
-    return [f"{v['impact']}: {v['id']} ({v['help']}) at {[n['target'] for n in v['nodes'][:3]]}"
-            for v in results.response["violations"] if v["impact"] in SERIOUS]
-
-
-def _fits(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth") <= page.evaluate("window.innerWidth") + 1
-
-
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_referee_sets_up_the_days_players_on_a_phone(live_server, new_context, referee, shot, lang):
-    from axe_playwright_python.sync_playwright import Axe
     from django.utils import timezone
     from playwright.sync_api import expect
 
@@ -66,10 +56,9 @@ def test_a_referee_sets_up_the_days_players_on_a_phone(live_server, new_context,
     tournament.referees.add(referee)
     for player in players[:3]:  # registered in the calendar: they enter not checked in
         Registration.objects.create(tournament=tournament, player=player)
-    axe = Axe()
 
     def step(name):
-        assert _fits(page), f"{name}: the page scrolls sideways at 390 px"
+        assert fits(page), f"{name}: the page scrolls sideways at 390 px"
         shot(page, f"{lang}-{name}")
 
     page = new_context(viewport=PHONE, locale=words["locale"], is_mobile=True,
@@ -159,7 +148,7 @@ def test_a_referee_sets_up_the_days_players_on_a_phone(live_server, new_context,
             .click()
         expect(page.locator("#pool-A li", has_text=name)).not_to_contain_text(words["not_checked"])
     step("7-checked-in")
-    problems = _axe_problems(axe, page)
+    problems = axe_problems(page)
     assert not problems, problems
 
     # Round 1 of each pool paired and published (the rounds' page is the other half of the day).

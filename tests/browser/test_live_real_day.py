@@ -29,6 +29,7 @@ from players.models import SPARE_ID, OpeningBalance, Player
 from ratings.models import PlayerRating, RatingSystem
 from ratings.services import replay_from_scratch
 from tests import factories
+from tests.browser.checks import fits
 from tournaments.live.pools import key_of, pool_standings, pool_state
 from tournaments.models import (
     LiveDiscardedDraw,
@@ -73,10 +74,6 @@ SWAP_REASON = "They came in the same car and asked not to play each other first"
 TABLE_REASON = "Table 1 is by the door (a wheelchair)"
 UNPAIR_REASON = "Round 4 of pool A was published before a late result was checked"
 CORRECTION_REASON = "Table 2's sheet was misread: the A player won"
-
-
-def _fits(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth") <= page.evaluate("window.innerWidth") + 1
 
 
 def _federation() -> dict[str, Player]:
@@ -193,7 +190,7 @@ def test_the_day_that_failed_runs_on_a_phone_and_ends_as_its_sheet(live_server, 
 
     def step(name: str, on=None) -> None:
         on = on or page
-        assert _fits(on), f"{name}: the page scrolls sideways at 390 px"
+        assert fits(on), f"{name}: the page scrolls sideways at 390 px"
         shot(on, name)
 
     # Signed in, the referee starts the calendar tournament and checks in those registered.

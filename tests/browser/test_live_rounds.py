@@ -13,17 +13,16 @@ import re
 from pathlib import Path
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.conf import settings
 from playwright.sync_api import expect
 
+from tests.browser.checks import axe_problems, fits
 from tests.live.helpers import federation_players, live_tournament
 from tournaments.live.pools import key_of
 from tournaments.models import LiveDiscardedDraw, LiveRound, LiveTable, LiveTournament
 
 SCREENSHOT_PREFIX = "live-rounds"  # see tests/browser/conftest.py
 PHONE = {"width": 390, "height": 844}
-SERIOUS = ("serious", "critical")
 
 WORDS = {
     "en": {
@@ -46,16 +45,6 @@ WORDS = {
         "reason_withdraw": "Le résultat de la table 3 saisi sur la table 2",
     },
 }
-
-
-def _fits(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth") <= page.evaluate("window.innerWidth") + 1
-
-
-def _axe_problems(axe, page) -> list[str]:
-    results = axe.run(page, options={"resultTypes": ["violations"]})
-    return [f"{v['impact']}: {v['id']} ({v['help']}) at {[n['target'] for n in v['nodes'][:3]]}"
-            for v in results.response["violations"] if v["impact"] in SERIOUS]
 
 
 def _context(new_context, live_server, language: str):
@@ -95,10 +84,9 @@ def test_the_referee_changes_undoes_and_publishes_a_day_on_a_phone(live_server, 
     live.tournament.referees.add(referee)
     pk = live.pk
     run_url = f"{live_server.url}/referee/live/{pk}/"
-    axe = Axe()
 
     def snap(page, step: str) -> None:
-        assert _fits(page), f"{step}: the page scrolls sideways"
+        assert fits(page), f"{step}: the page scrolls sideways"
         shot(page, f"{language}-{step}")
 
     page = _context(new_context, live_server, language).new_page()
@@ -115,7 +103,7 @@ def test_the_referee_changes_undoes_and_publishes_a_day_on_a_phone(live_server, 
     expect(page.get_by_role("heading", name=re.compile(words["proposed"]))).to_be_visible()
     expect(page.locator(".proposal .seat").first).to_be_visible()
     snap(page, "1-proposal")
-    problems = _axe_problems(axe, page)
+    problems = axe_problems(page)
     assert not problems, problems
 
     # 2. Swap the B players of tables 1 and 2, with a reason: every table keeps its number.
@@ -153,7 +141,7 @@ def test_the_referee_changes_undoes_and_publishes_a_day_on_a_phone(live_server, 
     expect(page.locator(f"#table-{first_table} .entered")).to_contain_text(words["counts"])
     _enter_round(page, 1, words, odd_first=True)
     snap(page, "5-results")
-    problems = _axe_problems(axe, page)
+    problems = axe_problems(page)
     assert not problems, problems
 
     # 5. Round 2 paired, published, its results in; then withdrawn: refused until its results are discarded.
@@ -191,14 +179,14 @@ def test_the_referee_changes_undoes_and_publishes_a_day_on_a_phone(live_server, 
     public.locator("#live-now .discarded summary").first.click()
     expect(public.locator("#live-now .discarded").first).to_contain_text(words["reason_withdraw"])
     snap(public, "8-public-withdrawn")
-    problems = _axe_problems(axe, public)
+    problems = axe_problems(public)
     assert not problems, problems
     public.goto(f"{live_server.url}/tournaments/{pk}/live/rounds/1/check/")
     expect(public.locator(".check-verdict")).to_contain_text(words["verdict"])
     expect(public.locator("main")).to_contain_text(words["reason_swap"])
     expect(public.locator("main")).to_contain_text(words["reason_table"])
     snap(public, "9-check-draw")
-    problems = _axe_problems(axe, public)
+    problems = axe_problems(public)
     assert not problems, problems
     assert LiveDiscardedDraw.objects.filter(live_id=pk, kind="withdrawn").count() == 1
 
@@ -215,7 +203,7 @@ def test_the_referee_changes_undoes_and_publishes_a_day_on_a_phone(live_server, 
     page.locator(f"a[href$='/referee/live/{pk}/publish/']").first.click()
     expect(page.get_by_text(words["preview"])).to_be_visible()
     snap(page, "10-preview")
-    problems = _axe_problems(axe, page)
+    problems = axe_problems(page)
     assert not problems, problems
     page.locator("form[action$='/publish/'] button").click()
     expect(page.get_by_text(words["published"])).to_be_visible(timeout=30_000)

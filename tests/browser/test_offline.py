@@ -12,11 +12,11 @@ import json
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.conf import settings
 from playwright.sync_api import expect
 
 from players.models import AuditEntry
+from tests.browser.checks import axe_problems, fits
 from tests.live.helpers import federation_players, live_tournament
 from tournaments.live.results import Result, results_record
 from tournaments.live.rounds import round_pair, round_publish
@@ -24,7 +24,6 @@ from tournaments.models import LiveAction, LiveTable
 
 SCREENSHOT_PREFIX = "offline"  # see tests/browser/conftest.py
 PHONE = {"width": 390, "height": 844}
-SERIOUS = ("serious", "critical")
 NBSP = "\u00a0"
 WORDS = {
     "en": {"results": "Results of round 1", "waiting": "Waiting to be sent", "count": "Waiting to be sent: 3.",
@@ -51,16 +50,6 @@ def _started(referee, name: str):
     live.tournament.referees.add(referee)
     round_publish(round_pair(live, pool="A", seed=3, user=referee), user=referee)
     return live
-
-
-def _axe_problems(page) -> list[str]:
-    results = Axe().run(page, options={"resultTypes": ["violations"]})
-    return [f"{v['impact']}: {v['id']} ({v['help']}) at {[n['target'] for n in v['nodes'][:3]]}"
-            for v in results.response["violations"] if v["impact"] in SERIOUS]
-
-
-def _fits(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth") <= page.evaluate("window.innerWidth") + 1
 
 
 def _fill(page, table: int, a_losses: int, b_losses: int) -> None:
@@ -98,9 +87,9 @@ def test_results_typed_offline_wait_on_the_phone_and_are_applied_once_when_the_n
     expect(banner).to_contain_text(words["count"])
     expect(banner).to_contain_text(re.compile(words["offline"]))
     assert not LiveTable.objects.filter(round__live=live, result__gt="").exists()
-    assert _fits(page), "the offline page scrolls sideways"
+    assert fits(page), "the offline page scrolls sideways"
     shot(page, f"1-referee-waiting-{language}")
-    problems = _axe_problems(page)
+    problems = axe_problems(page)
     assert not problems, problems
 
     context.set_offline(False)
@@ -162,9 +151,9 @@ def test_the_public_page_says_when_it_was_updated_and_that_it_is_offline(live_se
     state = page.locator("[data-offline-state]")
     expect(state).to_have_text(f"Offline — showing the page of {time}")
     expect(clock).to_be_hidden()
-    assert _fits(page), "the offline page scrolls sideways"
+    assert fits(page), "the offline page scrolls sideways"
     shot(page, "4-public-offline")
-    problems = _axe_problems(page)
+    problems = axe_problems(page)
     assert not problems, problems
 
     results_record(live, 1, [Result(1, "A", 10, 40)])  # what happened in the hall meanwhile

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.checks import resize
 from tests.browser.test_every_page import Page, check, english_phrases
 
 SCREENSHOT_PREFIX = "account"
@@ -31,7 +32,6 @@ def _own_rate_limits(settings):
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_a_player_signs_up_claims_their_record_and_downloads_their_data(live_server, new_context, transactional_db,
                                                                         board, language):
-    from axe_playwright_python.sync_playwright import Axe
     from django.conf import settings
     from django.core import mail
     from playwright.sync_api import expect
@@ -50,7 +50,7 @@ def test_a_player_signs_up_claims_their_record_and_downloads_their_data(live_ser
     names += [n for pair in Tournament.objects.values_list("name", "city") for n in pair]
     names += [email, "board", "JSON", "L'Art de la Guerre", "Battle Empire"]
     names = sorted({n for n in names if n}, key=len, reverse=True)
-    axe, phrases = Axe(), english_phrases()
+    phrases = english_phrases()
     problems: list[str] = []
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
@@ -58,10 +58,10 @@ def test_a_player_signs_up_claims_their_record_and_downloads_their_data(live_ser
         """The page as it is now, at both widths: checked, and a screenshot of each."""
         page.wait_for_load_state("load")  # a form just sent: never check the page between two documents
         for width, (w, h) in WIDTHS.items():
-            page.set_viewport_size({"width": w, "height": h})
+            resize(page, w, h)
             target = Page(step, page.url)
             problems.extend(f"{step} ({language}, {w} px): {problem}" for problem in check(
-                page, target, language=language, width=width, axe=axe, names=names, phrases=phrases))
+                page, target, language=language, width=width, names=names, phrases=phrases))
             page.screenshot(path=str(SCREENSHOTS / f"{SCREENSHOT_PREFIX}-{language}-{step}-{w}.png"), full_page=True)
         page.set_viewport_size({"width": 1366, "height": 900})
 

@@ -14,11 +14,11 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.conf import settings
 from pypdf import PdfReader
 
 from tests import factories
+from tests.browser.checks import axe_problems
 from tests.live.helpers import play_round
 from tournaments.live.entrants import NewEntrant
 from tournaments.live.start import live_begin
@@ -166,14 +166,11 @@ def test_each_printout_prints_on_a4_with_its_names_and_tables_and_no_navigation(
     assert len(reader.pages) <= 2
 
     # On screen, before printing, each page passes axe-core (no serious or critical violation).
-    axe = Axe()
     for path in ("rounds/2/by-name/", "rounds/2/slips/", "final/"):
         page.goto(f"{live_server.url}{base}/{path}")
         page.emulate_media(media="screen")
-        results = axe.run(page, options={"resultTypes": ["violations"]})
-        serious = [f"{v['id']} at {[n['target'] for n in v['nodes'][:3]]}" for v in results.response["violations"]
-                   if v["impact"] in ("serious", "critical")]
-        assert serious == [], (path, serious)
+        problems = axe_problems(page)
+        assert problems == [], (path, problems)
 
     for name in ("by-name", "by-table", "slips", "standings", "final"):
         printed = " ".join(p.extract_text() or "" for p in PdfReader(str(PDFS / f"{name}.pdf")).pages)

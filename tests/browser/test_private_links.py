@@ -13,10 +13,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.conf import settings
 from playwright.sync_api import expect
 
+from tests.browser.checks import axe_problems, fits
 from tests.live.helpers import federation_players, live_tournament
 from tournaments.live.links import entrant_link_path
 from tournaments.live.rounds import round_pair, round_publish
@@ -25,7 +25,6 @@ from tournaments.models import LiveTable
 
 SCREENSHOT_PREFIX = "private-links"  # see tests/browser/conftest.py
 PHONE = {"width": 390, "height": 844}
-SERIOUS = ("serious", "critical")
 
 WORDS = {
     "en": {"waiting": "Waiting for", "entered": "entered:", "counted": "Counted.", "differ": "entered different "
@@ -39,16 +38,6 @@ WORDS = {
            "ask": "Demandez votre lien à l’arbitre.", "new_link": "Nouveau lien", "private": "Lien personnel",
            "renewed": "a un nouveau lien personnel"},
 }
-
-
-def _fits(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth") <= page.evaluate("window.innerWidth") + 1
-
-
-def _axe_problems(axe, page) -> list[str]:
-    results = axe.run(page, options={"resultTypes": ["violations"]})
-    return [f"{v['impact']}: {v['id']} ({v['help']}) at {[n['target'] for n in v['nodes'][:3]]}"
-            for v in results.response["violations"] if v["impact"] in SERIOUS]
 
 
 def _phone(new_context, live_server, language: str):
@@ -78,12 +67,11 @@ def test_players_enter_their_results_through_their_links_and_the_referee_settles
     round_publish(round_pair(live, seed=1))
     one, two = LiveTable.objects.filter(round__live=live).select_related("a", "b").order_by("table")
     url = {e.pk: live_server.url + entrant_link_path(e) for e in (one.a, one.b, two.a, two.b)}
-    axe = Axe()
 
     def check(page, step: str) -> None:
-        assert _fits(page), f"{step}: the page scrolls sideways"
+        assert fits(page), f"{step}: the page scrolls sideways"
         shot(page, f"{language}-{step}")
-        problems = _axe_problems(axe, page)
+        problems = axe_problems(page)
         assert not problems, problems
 
     # 1. Table 1: A enters a result on their phone; it waits for B, and the form keeps what A typed.

@@ -1,0 +1,52 @@
+"""The checks every browser test makes of a page: it fits the width, and axe-core finds nothing serious in it.
+
+axe-core is the one bundled with axe-playwright-python. Its `Axe.run` sends the 570 kB script to the page before
+every run; here it is sent only to a document that has not got it yet (`axe_problems`), or once for a whole
+context (`axe_in_every_page`, for a crawl that checks every page it opens).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import axe_playwright_python
+
+SERIOUS = ("serious", "critical")
+_AXE_JS = Path(axe_playwright_python.__file__).resolve().parent / "axe.min.js"
+
+
+@cache
+def axe_script() -> str:
+    return _AXE_JS.read_text(encoding="utf-8")
+
+
+def axe_in_every_page(context) -> None:
+    """Every document the context opens from now on has axe-core, loaded before the page's own scripts."""
+    context.add_init_script(script=axe_script())
+
+
+def axe_violations(page) -> list[dict]:
+    """axe-core's violations of serious or critical impact on the page as it is now."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(axe_script())
+    results = page.evaluate("axe.run({resultTypes: ['violations']})")
+    return [violation for violation in results["violations"] if violation["impact"] in SERIOUS]
+
+
+def axe_problems(page) -> list[str]:
+    """Each serious or critical violation: its impact, rule, help and first three places."""
+    return [f"{v['impact']}: {v['id']} ({v['help']}) at {[n['target'] for n in v['nodes'][:3]]}"
+            for v in axe_violations(page)]
+
+
+def fits(page) -> bool:
+    """The page does not scroll sideways."""
+    return page.evaluate("document.documentElement.scrollWidth") <= page.evaluate("window.innerWidth") + 1
+
+
+def resize(page, width: int, height: int) -> None:
+    """The page at another size, once its scripts have answered the resize (site.js makes a table that has become
+    wider than the screen a focusable region): the resize event comes before the next frame is drawn."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate("new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
