@@ -1,8 +1,7 @@
 """Files built to hurt: each is refused (or read) quickly, in bounded memory, with a report and no exception.
 
 The hostile files are built streaming where they are big (a ZipFile entry written in chunks), so the tests
-themselves stay small. Time is the CPU time of the process (other jobs on the machine do not count), measured
-without tracemalloc, which slows Python down; memory is measured with it.
+themselves stay small. Time and memory are measured in one read (tests/bounds.py).
 """
 
 from __future__ import annotations
@@ -12,7 +11,6 @@ import os
 import re
 import struct
 import time
-import tracemalloc
 import zipfile
 from collections.abc import Callable
 
@@ -25,6 +23,7 @@ from rules.sheet.format import MAX_BYTES
 from rules.sheet.guard import guard
 from rules.sheet.parsed import ParsedSheet
 from rules.sheet.reader import read_sheet
+from tests.bounds import cpu_and_peak
 from tests.sheets.builders import TODAY, SheetBuilder, assert_issue, streamed_players_sheet
 
 # CPU seconds no file may take, hostile or not, on any machine the suite runs on. The attacks guarded against
@@ -46,16 +45,7 @@ BILLION_LAUGHS = (
 
 def measured(data: bytes, **kwargs) -> tuple[ParsedSheet, float, int]:
     """The sheet read from data, the CPU seconds it took and the peak of memory allocated while reading."""
-    start = time.process_time()
-    parsed = read_sheet(data, today=TODAY, **kwargs)
-    elapsed = time.process_time() - start
-    tracemalloc.start()
-    try:
-        read_sheet(data, today=TODAY, **kwargs)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    return parsed, elapsed, peak
+    return cpu_and_peak(lambda: read_sheet(data, today=TODAY, **kwargs))
 
 
 def assert_refused_quickly(data: bytes, code: str, **kwargs) -> ParsedSheet:
