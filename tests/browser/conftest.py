@@ -12,8 +12,9 @@ The fixtures, for any test module in this folder:
   `Browser.new_context` options), closed after the test. Call it as often as the test needs people (a referee and
   a player on their own phones, say).
 - `browser_page` (function): a page in a fresh context of 1280x900, locale en-GB, downloads accepted, 15 s timeout.
-- `shot(page, name)` (function): a full-page screenshot, test-artifacts/screenshots/<SCREENSHOT_PREFIX>-<name>.png,
-  SCREENSHOT_PREFIX being a constant of the test's module.
+- `shot(page_or_locator, name, **options)` (function): a screenshot (of the whole page, for a page),
+  test-artifacts/screenshots/<SCREENSHOT_PREFIX>-<name>.png, SCREENSHOT_PREFIX being a constant of the test's module.
+  Screenshots are for a person to look at: SCREENSHOTS=0 (CI, which keeps no files) takes none.
 - `live_server`: pytest-django's, as usual (it makes the test transactional: the database is flushed after it).
 
 Django and Playwright's event loop. Playwright's sync API runs an asyncio loop in the test's thread and marks it
@@ -40,6 +41,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 HERE = Path(__file__).resolve().parent
 DEFAULT_TIMEOUT_MS = 15_000
+SCREENSHOTS_WANTED = os.environ.get("SCREENSHOTS", "1") != "0"
 
 
 def pytest_collection_modifyitems(config, items):
@@ -127,12 +129,17 @@ def browser_page(new_context):
 
 @pytest.fixture
 def shot(request):
-    """shot(page, name): a full-page screenshot, test-artifacts/screenshots/<SCREENSHOT_PREFIX>-<name>.png."""
+    """shot(page_or_locator, name, **options): test-artifacts/screenshots/<SCREENSHOT_PREFIX>-<name>.png, the whole
+    page for a page unless `clip` or full_page=False says otherwise; the options are Playwright's screenshot's."""
     prefix = request.module.SCREENSHOT_PREFIX
 
-    def save(page, name: str) -> None:
+    def save(target, name: str, **options) -> None:
+        if not SCREENSHOTS_WANTED:
+            return
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"{prefix}-{name}.png"), full_page=True)
+        if hasattr(target, "goto"):  # a page
+            options.setdefault("full_page", "clip" not in options)
+        target.screenshot(path=str(SCREENSHOTS / f"{prefix}-{name}.png"), **options)
 
     return save
 

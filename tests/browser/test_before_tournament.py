@@ -34,12 +34,11 @@ def _own_rate_limits(settings):
                                    "LOCATION": f"browser-before-{uuid.uuid4()}"}}
 
 
-def _context(new_context, live_server, *, viewport, language, state=None):
+def _context(new_context, live_server, *, viewport, language):
     from django.conf import settings
 
-    context = new_context(viewport=viewport, locale=language, storage_state=state,
-                                  extra_http_headers={"Accept-Language": language},
-                                  is_mobile=viewport == PHONE, has_touch=viewport == PHONE)
+    context = new_context(viewport=viewport, locale=language, extra_http_headers={"Accept-Language": language},
+                          is_mobile=viewport == PHONE, has_touch=viewport == PHONE)
     context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
     page = context.new_page()
     page.set_default_timeout(15_000)
@@ -53,13 +52,22 @@ def _sign_in(page, live_server, username, password, next_url):
     page.click("main button[type=submit]")
 
 
-def _look(new_context, live_server, page, name, shot, problems):
-    """The page `page` shows, opened again as the same user at both widths in both languages: it must fit and pass
-    axe; a screenshot of each."""
-    url, state = page.url, page.context.storage_state()
+def _look(new_context, live_server, page, name, shot, problems, tabs):
+    """The page `page` shows, opened again as the same user (their cookies) at both widths in both languages: it
+    must fit and pass axe; a screenshot of each. `tabs` keeps a tab for each language and width for the test: a
+    context for each look started a renderer process for each."""
+    from django.conf import settings
+
+    url, cookies = page.url, page.context.cookies()
     for language in ("en", "fr"):
         for label, viewport in (("390", PHONE), ("1366", DESK)):
-            other = _context(new_context, live_server, viewport=viewport, language=language, state=state)
+            if (language, label) not in tabs:
+                tabs[language, label] = _context(new_context, live_server, viewport=viewport, language=language)
+            other = tabs[language, label]
+            other.context.clear_cookies()
+            other.context.add_cookies([*(c for c in cookies if c["name"] != settings.LANGUAGE_COOKIE_NAME),
+                                       {"name": settings.LANGUAGE_COOKIE_NAME, "value": language,
+                                        "url": live_server.url}])
             response = other.goto(url)
             where = f"{name} in {language} at {label} px"
             if response.status != 200:
@@ -70,7 +78,6 @@ def _look(new_context, live_server, page, name, shot, problems):
                 problems.append(f"{where}: scrolls sideways")
             problems += [f"{where}: axe {problem}" for problem in axe_problems(other)]
             shot(other, f"{name}-{language}-{label}")
-            other.context.close()
 
 
 @pytest.mark.slow
@@ -98,7 +105,7 @@ def test_a_player_signs_up_links_their_record_enters_sends_a_list_resends_it_and
     deadline = tournament.start_date - timedelta(days=10)
     pdf = tmp_path / "carthage.pdf"
     pdf.write_bytes(PDF)
-    problems = []
+    problems, tabs = [], {}
 
 
     # The referee announces the tournament (App. 1 §12) from their tournaments' page.
@@ -115,7 +122,7 @@ def test_a_player_signs_up_links_their_record_enters_sends_a_list_resends_it_and
     ref.get_by_role("button", name="Save the announcement").click()
     expect(ref.get_by_text("The announcement is saved")).to_be_visible()
     assert Announcement.objects.get().list_checker == checker
-    _look(new_context, live_server, ref, "1-announcement-edit", shot, problems)
+    _look(new_context, live_server, ref, "1-announcement-edit", shot, problems, tabs)
     # The other seven players entered already, their lists compliant.
     for player in players[1:]:
         entry = Entry.objects.create(tournament=tournament, player=player, pool="A")
@@ -137,7 +144,7 @@ def test_a_player_signs_up_links_their_record_enters_sends_a_list_resends_it_and
     expect(phone).to_have_url(re.compile(r"/accounts/$"))
     # The private link of last week's tournament day links the account to their record at once.
     phone.goto(f"{live_server.url}/accounts/claim/token/{claim_token_issue(player=me, tournament=played)}/")
-    _look(new_context, live_server, phone, "0-claim-link", shot, problems)
+    _look(new_context, live_server, phone, "0-claim-link", shot, problems, tabs)
     phone.get_by_role("button", name="Link my account").click()
     expect(phone).to_have_url(re.compile(r"/accounts/$"))
     assert Player.objects.get(pk=me.pk).user.email == EMAIL
@@ -147,9 +154,9 @@ def test_a_player_signs_up_links_their_record_enters_sends_a_list_resends_it_and
     expect(phone.get_by_role("heading", name="Announcement")).to_be_visible()
     expect(phone.locator("#announcement")).to_contain_text("Carthage and its enemies")
     expect(phone.locator("#announcement")).to_contain_text("2\u00a0h\u00a030")
-    _look(new_context, live_server, phone, "2-tournament", shot, problems)
+    _look(new_context, live_server, phone, "2-tournament", shot, problems, tabs)
     phone.get_by_role("link", name="Enter this tournament").click()
-    _look(new_context, live_server, phone, "3-enter", shot, problems)
+    _look(new_context, live_server, phone, "3-enter", shot, problems, tabs)
     phone.get_by_label("List me without my name until the tournament starts").check()
     phone.get_by_role("button", name="Enter", exact=True).click()
     expect(phone.get_by_text("You are entered.")).to_be_visible()
@@ -158,7 +165,7 @@ def test_a_player_signs_up_links_their_record_enters_sends_a_list_resends_it_and
     phone.get_by_label("List file").set_input_files(str(pdf))
     phone.get_by_role("button", name="Send the list").click()
     expect(phone.get_by_text("Your army list is sent")).to_be_visible()
-    _look(new_context, live_server, phone, "4-list-sent", shot, problems)
+    _look(new_context, live_server, phone, "4-list-sent", shot, problems, tabs)
     mine = Entry.objects.get(player=me)
     assert mine.listed_without_name and ArmyList.objects.get(entry=mine).kind == "pdf"
 
@@ -169,7 +176,7 @@ def test_a_player_signs_up_links_their_record_enters_sends_a_list_resends_it_and
     card = desk.locator(f"#entry-{mine.pk}")
     expect(card).to_contain_text("Carthaginian")
     expect(card).to_contain_text("en attente de vérification")
-    _look(new_context, live_server, desk, "5-checker", shot, problems)
+    _look(new_context, live_server, desk, "5-checker", shot, problems, tabs)
     card.get_by_label("Commentaire pour le joueur").fill("Deux généraux de trop : la liste en permet trois.")
     card.get_by_role("button", name="La renvoyer au joueur").click()
     expect(desk.get_by_text(re.compile("est renvoyée au joueur avec votre commentaire"))).to_be_visible()
@@ -177,7 +184,7 @@ def test_a_player_signs_up_links_their_record_enters_sends_a_list_resends_it_and
     # The player reads the comment and sends the list again, as a link this time.
     phone.reload()
     expect(phone.locator("#army-list")).to_contain_text("Deux généraux de trop")
-    _look(new_context, live_server, phone, "6-returned", shot, problems)
+    _look(new_context, live_server, phone, "6-returned", shot, problems, tabs)
     phone.get_by_label("Army", exact=True).fill("Carthaginian")
     phone.get_by_label("Army number").fill("45")
     phone.get_by_label("Or a link to a list builder").fill("https://www.littlearmybuilder.com/list/45")
@@ -208,7 +215,7 @@ def test_a_player_signs_up_links_their_record_enters_sends_a_list_resends_it_and
     expect(visitor.locator("#army-lists tbody tr")).to_have_count(8)
     expect(visitor.locator("#army-lists")).to_contain_text("Carthaginian")
     expect(visitor.locator("#army-lists")).not_to_contain_text(me.last_name)
-    _look(new_context, live_server, visitor, "7-lists-published", shot, problems)
+    _look(new_context, live_server, visitor, "7-lists-published", shot, problems, tabs)
     visitor.context.close()
 
     # The day: the referee starts the tournament with the entered players and pairs round 1 from them.
@@ -217,18 +224,18 @@ def test_a_player_signs_up_links_their_record_enters_sends_a_list_resends_it_and
     ref.goto(f"{live_server.url}/board/tournaments/mine/")
     ref.get_by_role("link", name="Run it live").click()
     expect(ref.get_by_text("The 8 players registered in the calendar enter the tournament")).to_be_visible()
-    _look(new_context, live_server, ref, "8-start", shot, problems)
+    _look(new_context, live_server, ref, "8-start", shot, problems, tabs)
     ref.get_by_role("button", name="Start the tournament").click()
     expect(ref.get_by_role("heading", name="8 players")).to_be_visible()
     ref.get_by_role("button", name="Everyone is here").click()
     expect(ref.locator(".check-in-count")).to_have_count(0)
-    _look(new_context, live_server, ref, "9-players", shot, problems)
+    _look(new_context, live_server, ref, "9-players", shot, problems, tabs)
     ref.get_by_role("link", name="Go to the rounds").click()
     ref.get_by_label("Draw: a single hat").check()
     ref.get_by_role("button", name="Pair round 1").click()
     expect(ref.get_by_role("heading", name=re.compile("Proposed round 1"))).to_be_visible()
     expect(ref.locator(".proposal .pair")).to_have_count(4)
-    _look(new_context, live_server, ref, "10-round-1", shot, problems)
+    _look(new_context, live_server, ref, "10-round-1", shot, problems, tabs)
     ref.get_by_role("button", name="Publish round 1").click()
     expect(ref.get_by_role("heading", name="Results of round 1")).to_be_visible()
 

@@ -10,8 +10,6 @@ from datetime import date
 
 import pytest
 
-from tests.browser.conftest import SCREENSHOTS
-
 SCREENSHOT_PREFIX = "phone"  # see tests/browser/conftest.py
 PHONE = {"width": 390, "height": 844}
 
@@ -51,8 +49,7 @@ def test_the_standings_show_the_change_after_the_name_on_a_phone_in_french(live_
         expect(legend.locator("dt", has_text=word).first).to_be_visible()
     shot(page, "standings-fr")
     # the standings alone, at the phone's own scale (the full page is too tall to read once shrunk)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.locator("section.pool").first.screenshot(path=str(SCREENSHOTS / f"{SCREENSHOT_PREFIX}-standings-fr-pool.png"))
+    shot(page.locator("section.pool").first, "standings-fr-pool")
 
 
 def test_the_players_tournaments_show_the_change_after_the_name_on_a_phone(live_server, new_context, shot, played):
@@ -64,4 +61,4 @@ def test_the_players_tournaments_show_the_change_after_the_name_on_a_phone(live_
     assert change.inner_text().strip()[0] in "+−0"
     assert _right_edge(change) <= PHONE["width"]
     shot(page, "player-fr")
-    table.screenshot(path=str(SCREENSHOTS / f"{SCREENSHOT_PREFIX}-player-fr-tournaments.png"))
+    shot(table, "player-fr-tournaments")

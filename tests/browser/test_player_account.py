@@ -31,7 +31,7 @@ def _own_rate_limits(settings):
 @pytest.mark.slow
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_a_player_signs_up_claims_their_record_and_downloads_their_data(live_server, new_context, transactional_db,
-                                                                        board, language):
+                                                                        board, shot, language):
     from django.conf import settings
     from django.core import mail
     from playwright.sync_api import expect
@@ -39,7 +39,6 @@ def test_a_player_signs_up_claims_their_record_and_downloads_their_data(live_ser
     from players.models import Club, Player, PlayerClaim
     from players.permissions import player_of
     from tests import factories
-    from tests.browser.conftest import SCREENSHOTS
     from tournaments.models import Tournament
 
     federation = factories.federation(8)
@@ -52,7 +51,6 @@ def test_a_player_signs_up_claims_their_record_and_downloads_their_data(live_ser
     names = sorted({n for n in names if n}, key=len, reverse=True)
     phrases = english_phrases()
     problems: list[str] = []
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
     def look(page, step: str) -> None:
         """The page as it is now, at both widths: checked, and a screenshot of each."""
@@ -62,7 +60,7 @@ def test_a_player_signs_up_claims_their_record_and_downloads_their_data(live_ser
             target = Page(step, page.url)
             problems.extend(f"{step} ({language}, {w} px): {problem}" for problem in check(
                 page, target, language=language, width=width, names=names, phrases=phrases))
-            page.screenshot(path=str(SCREENSHOTS / f"{SCREENSHOT_PREFIX}-{language}-{step}-{w}.png"), full_page=True)
+            shot(page, f"{language}-{step}-{w}")
         page.set_viewport_size({"width": 1366, "height": 900})
 
 
@@ -147,6 +145,6 @@ def test_a_player_signs_up_claims_their_record_and_downloads_their_data(live_ser
     page.click(".menu-toggle")
     expect(page.locator(f"#site-menu a[href='/players/{me.pk}/']")).to_be_visible()
     expect(page.locator("#site-menu a[href='/accounts/']")).to_be_visible()
-    page.screenshot(path=str(SCREENSHOTS / f"{SCREENSHOT_PREFIX}-{language}-12-phone-menu-390.png"))
+    shot(page, f"{language}-12-phone-menu-390", full_page=False)
 
     assert not problems, "\n".join(problems)

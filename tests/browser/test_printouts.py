@@ -27,7 +27,6 @@ from tournaments.models import LiveEntrant, LiveTable, Tournament
 SCREENSHOT_PREFIX = "printouts"  # see tests/browser/conftest.py
 PDFS = Path(__file__).resolve().parents[2] / "test-artifacts" / "printouts"
 A4_WIDTH_PX, A4_HEIGHT_PX = 794, 1123  # 210 x 297 mm at 96 px an inch: the screenshots show the paper's width
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 PLAYERS = 26  # 13 tables: five pages of slips, the last one with a single slip
 LAST_NAMES = ["Dupont", "Émery", "Martin", "Bernard", "Ébert", "Peeters", "Rossi", "Leroy", "Janssens", "Bianchi",
               "Moreau", "Ferrari", "Zola", "Lefèvre", "Østergaard", "Durand", "Garnier", "Fontaine", "Chevalier",
@@ -60,8 +59,7 @@ def _print(page, live_server, path: str, name: str, shot) -> tuple[PdfReader, st
     page.emulate_media(media="print")
     shot(page, name)
     # The first sheet's worth, at twice the pixels, to look at the type and the codes closely.
-    page.screenshot(path=str(SCREENSHOTS / f"{SCREENSHOT_PREFIX}-{name}-first-page.png"),
-                    clip={"x": 0, "y": 0, "width": A4_WIDTH_PX, "height": A4_HEIGHT_PX})
+    shot(page, f"{name}-first-page", clip={"x": 0, "y": 0, "width": A4_WIDTH_PX, "height": A4_HEIGHT_PX})
     PDFS.mkdir(parents=True, exist_ok=True)
     target = PDFS / f"{name}.pdf"
     page.pdf(path=str(target), format="A4", print_background=True, prefer_css_page_size=True)
