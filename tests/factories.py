@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 
+from django.db.models import F
+
 from championship.models import ChampionshipResult, ChampionshipTotal
 from players.models import Club, Country, Player, RetiredId
-from ratings.models import PlayerRating, RatingEvent, RatingSystem
+from ratings.models import PlayerRating, RatingCount, RatingEvent, RatingSystem
 from ratings.positions import rating_counts_recount
 from rules.elo import game_change
 from rules.ranks import rank_for
@@ -55,13 +57,26 @@ def system(code: str = "adlg") -> RatingSystem:
 def rating(player: Player, *, system_code: str = "adlg", value: int = 1000, games: int = 10,
            last_played: date | None = None) -> PlayerRating:
     ruleset = system(system_code).get_ruleset()
+    before = PlayerRating.objects.filter(system_id=system_code, player=player).values_list("rating", flat=True).first()
     row = PlayerRating.objects.update_or_create(
         system_id=system_code, player=player,
         defaults={"rating": value, "games": games, "rank_code": rank_for(ruleset, value, games).code,
                   "last_played": last_played},
     )[0]
-    renumber_positions(system_code)
+    if before != value:
+        _count_moves(system_code, before, value)
     return row
+
+
+def _count_moves(system_code: str, before: int | None, after: int) -> None:
+    """The per-rating counts after one player's rating went from `before` (None: unrated) to `after`, as the replay
+    keeps them: recounting every rating each time was a good part of building a federation of a few hundred."""
+    if before is not None:
+        RatingCount.objects.filter(system_id=system_code, rating=before).update(players=F("players") - 1)
+        RatingCount.objects.filter(system_id=system_code, rating=before, players=0).delete()
+    count, created = RatingCount.objects.get_or_create(system_id=system_code, rating=after, defaults={"players": 1})
+    if not created:
+        RatingCount.objects.filter(pk=count.pk).update(players=F("players") + 1)
 
 
 def renumber_positions(system_code: str = "adlg") -> None:
