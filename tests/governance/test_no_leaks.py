@@ -1,8 +1,9 @@
 """No page tells anyone but the board and the player's referee who has a card, or why (charter App. 7 §3).
 
 The crawl walks every URL pattern of the project (django.urls.get_resolver(), so new pages are picked up as they
-appear), fills each converter with the IDs, years, systems and countries of the data below, and reads every answer
-as an anonymous visitor, a player, and a referee of an unrelated tournament.
+appear), fills each converter with the IDs, years, systems and countries of the data below (by the converter's name
+where the name says what it is: a tournament_id gets the tournaments' IDs, a year the years; else by its type), and
+reads every answer as an anonymous visitor, a player, and a referee of an unrelated tournament.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def _urls(route: str, values: dict[str, list]):
     if re.search(r"[()\[\]*+?|\\]", route):  # a regex pattern with groups: not one we can fill
         return
     slots = list(_CONVERTER.finditer(route))
-    choices = [values.get(m.group("type") or "str", values["str"]) for m in slots]
+    choices = [values.get(m.group("name")) or values.get(m.group("type") or "str", values["str"]) for m in slots]
     for combo in itertools.islice(itertools.product(*choices), MAX_URLS_PER_PATTERN):
         url, last = "", 0
         for match, value in zip(slots, combo, strict=True):
@@ -126,10 +127,15 @@ def world(personas, board, referee, other_referee, tournament):
 
 @pytest.fixture
 def values(world, tournament, other_tournament):
-    ints = sorted({world["yellow"].pk, world["red"].pk, world["excluded"].pk, world["played"].pk, tournament.pk,
-                   other_tournament.pk, 2024, timezone.localdate().year, 1})
+    players = sorted({world["yellow"].pk, world["red"].pk, world["excluded"].pk})
+    tournaments = sorted({world["played"].pk, tournament.pk, other_tournament.pk})
+    years = sorted({2024, timezone.localdate().year})
+    ints = sorted({*players, *tournaments, *years, 1})
     strings = ["adlg", "battle-empire", "FR", "fr", "Quillardeau"]
-    return {"int": ints, "str": strings, "slug": strings[:4], "path": strings[:4]}
+    # The world has no tournament day (entrants, rounds, tables, draws) nor entries: any ID of theirs answers alike.
+    absent = {name: [1] for name in ("entrant_id", "round_id", "table_id", "draw_id", "entry_id", "list_id")}
+    return {"int": ints, "str": strings, "slug": strings[:4], "path": strings[:4], "tournament_id": tournaments,
+            "player_id": players, "year": years, "number": [1, 2], "table": [1, 2], **absent}
 
 
 def _pages(client: Client, values: dict, extra_queries: list[str]):
