@@ -20,17 +20,18 @@ PHONE = {"width": 390, "height": 844}
 
 WORDS = {
     "en": {"home": "Run a tournament live", "run": "Run it live", "dates": "Its real dates and rounds",
-           "start": "Start the tournament", "find": "Find", "add_to": "Add {name} to pool {pool}",
+           "start": "Start the tournament", "find": "Find", "add_to": "Add to pool {pool}, hat {hat} — {name}",
            "new": "Add a player new to the federation", "add_new": "Add the new player",
            "country_error": "the United Kingdom is GB", "change": "Change", "remove": "Remove (added by mistake)",
-           "here": "{name} is here", "late": "Here now (late)", "late_done": "a late player, paired from round 2",
+           "here": "Here — {name}", "late": "Here now (late)", "late_done": "a late player, paired from round 2",
            "not_checked": "not checked in", "removed": "is removed from the tournament",
            "pool_b": "Pool B: 4 players", "locale": "en-GB"},
     "fr": {"home": "Diriger un tournoi en direct", "run": "Le diriger en direct", "dates": "Ses vraies dates et rondes",
-           "start": "Commencer le tournoi", "find": "Chercher", "add_to": "Ajouter {name} à la poule {pool}",
+           "start": "Commencer le tournoi", "find": "Chercher",
+           "add_to": "Ajouter à la poule {pool}, chapeau {hat} — {name}",
            "new": "Ajouter un joueur nouveau dans la fédération", "add_new": "Ajouter le nouveau joueur",
            "country_error": "le Royaume-Uni est GB", "change": "Modifier", "remove": "Supprimer (ajouté par erreur)",
-           "here": "{name} est là", "late": "Arrivé (en retard)", "late_done": "un retardataire, apparié à partir "
+           "here": "Présent — {name}", "late": "Arrivé (en retard)", "late_done": "un retardataire, apparié à partir "
            "de la ronde 2", "not_checked": "pas pointé", "removed": "est supprimé du tournoi",
            "pool_b": "Poule B\u00a0: 4 joueurs", "locale": "fr-FR"},
 }
@@ -90,7 +91,7 @@ def test_a_referee_sets_up_the_days_players_on_a_phone(live_server, new_context,
     page.get_by_role("button", name=words["find"], exact=True).click()
     expect(page.locator(".found li", has_text="Benoît Dupont")).to_be_visible()
     step("3-found-benoit")
-    page.get_by_role("button", name=words["add_to"].format(name="Benoît Dupont", pool="B")).click()
+    page.get_by_role("button", name=words["add_to"].format(name="Benoît Dupont", pool="B", hat=1)).click()
     expect(page.locator("#pool-B")).to_contain_text("Benoît Dupont")
 
     # Three more into pool B, hats 2, 1, 2 (found by ID); three into pool A (found by name).
@@ -159,8 +160,8 @@ def test_a_referee_sets_up_the_days_players_on_a_phone(live_server, new_context,
     assert not LiveTable.objects.filter(round__live=live, a=late).exists()
     page.reload()
     late_row = page.locator("#pool-A li", has_text=players[2].last_name)
-    expect(late_row.get_by_role("button", name=words["here"].format(
-        name=f"{players[2].last_name} {players[2].first_name}"))).to_have_text(words["late"])
+    expect(late_row.get_by_role("button", name=f'{words["late"]} — {players[2].last_name} {players[2].first_name}')) \
+        .to_have_text(words["late"])
     late_row.get_by_role("button").first.click()
     expect(page.get_by_text(words["late_done"])).to_be_visible()
     step("8-late-arrival")

@@ -97,7 +97,7 @@ def _find_and_add(page, typed: str, name: str, pool: str, hat: str = "") -> None
     page.fill("#find-pool", pool)
     page.select_option("#find-hat", hat)
     page.get_by_role("button", name="Find", exact=True).click()
-    page.get_by_role("button", name=f"Add {name} to pool {pool}").click()
+    page.get_by_role("button", name=f"Add to pool {pool}{f', hat {hat}' if hat else ''} — {name}").click()
     expect(page.locator(f"#pool-{pool}")).to_contain_text(name)
 
 
