@@ -31,7 +31,8 @@ def _kilobytes(field: str) -> int:
     raise LookupError(field)
 
 
-def _resident_peak_resettable() -> bool:
+def _reset_resident_peak() -> bool:
+    """The process's peak resident size set back to its current size; False where that cannot be done."""
     try:
         _CLEAR_REFS.write_text("5")  # 5: reset the peak resident set size to the current one
         _kilobytes("VmHWM")
@@ -52,7 +53,7 @@ def _give_back_free_memory() -> None:
 def cpu_and_peak(work: Callable[[], T]) -> tuple[T, float, int]:
     """work()'s result, the CPU seconds it took and the peak of memory (bytes) it added."""
     _give_back_free_memory()
-    if not _resident_peak_resettable():
+    if not _reset_resident_peak():
         start = time.process_time()
         result = work()
         elapsed = time.process_time() - start
