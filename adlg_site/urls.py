@@ -18,7 +18,7 @@ urlpatterns = [
     path("referee/", include("tournaments.sheets.urls")),
     path("board/", include("players.board_urls")),
     path("accounts/", include("players.account_urls")),
-    path("tournaments/", include("tournaments.entry_urls")),  # entries and army lists; the calendar's feed
+    path("tournaments/", include("tournaments.before.urls")),  # entries and army lists; the calendar's feed
     path("", include("adlg_site.public_urls")),
 ]
 

@@ -1,4 +1,5 @@
-"""The technical board's pages (/board/): sanctions, merges, IDs, championship overrides, exceptions, audit log.
+"""The technical board's pages about players (/board/): sanctions, merges, IDs, accounts' claims, the audit log;
+the tournaments' are tournaments.board_views.
 
 Every page is guarded by a rule of players.permissions and calls one service of players.governance; the forms
 only check the shape of the input, the services decide.
@@ -12,7 +13,7 @@ from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Count, Q
+from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -21,7 +22,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from adlg_site import words as site_words
 from adlg_site.inputs import MAX_WHOLE, whole_number
 from players import permissions
 from players.audit import action_label, audit_described, audit_entries
@@ -37,17 +37,9 @@ from players.governance import (
 from players.models import AuditEntry, Player, PlayerClaim, RetiredId, Sanction
 from players.selectors import player_search_q
 from players.services import next_free_id_preview
-from ratings.models import ReplayRequest
+from ratings.selectors import failed_replays
 from rules.names import MAX_QUERY, fold_name, search_words
 from tournaments.models import Game, Tournament
-from tournaments.registration import (
-    club_year_tournaments,
-    format_key,
-    registration_failures,
-    registration_message,
-)
-from tournaments.selectors import charter_failure_text
-from tournaments.services import tournament_exception_approve, tournament_override, tournament_results_withdraw
 
 # --- forms -------------------------------------------------------------------------------------------------------
 
@@ -183,42 +175,6 @@ class RetireIdForm(forms.Form):
     reason = forms.CharField(label=gettext_lazy("Reason"), max_length=200)
 
 
-COUNTS_CHOICES = [
-    ("", gettext_lazy("Follow the charter's checks")),
-    ("yes", gettext_lazy("Counts for the championship")),
-    ("no", gettext_lazy("Does not count for the championship")),
-]
-
-
-class OverrideForm(forms.Form):
-    counts = forms.ChoiceField(label=gettext_lazy("Decision"), choices=COUNTS_CHOICES, required=False)
-    reason = forms.CharField(label=gettext_lazy("Reason (public)"), widget=forms.Textarea(attrs={"rows": 3}),
-                             required=False)
-
-    def clean(self):
-        cleaned = super().clean()
-        if cleaned.get("counts") and not (cleaned.get("reason") or "").strip():
-            self.add_error("reason", _("Give the reason for the decision: it is shown publicly."))
-        return cleaned
-
-
-class WithdrawForm(forms.Form):
-    reason = forms.CharField(label=gettext_lazy("Reason (kept in the audit log)"),
-                             widget=forms.Textarea(attrs={"rows": 3}))
-    confirm = forms.BooleanField(label=gettext_lazy("Withdraw these results: the ratings are recomputed without them"))
-
-
-class ExceptionForm(forms.Form):
-    approved = forms.BooleanField(label=gettext_lazy("Exception approved"), required=False)
-    reason = forms.CharField(label=gettext_lazy("Reason"), widget=forms.Textarea(attrs={"rows": 3}), required=False)
-
-    def clean(self):
-        cleaned = super().clean()
-        if cleaned.get("approved") and not (cleaned.get("reason") or "").strip():
-            self.add_error("reason", _("Give the reason for the exception."))
-        return cleaned
-
-
 class ClaimDecisionForm(forms.Form):
     reason = forms.CharField(label=gettext_lazy("Reason (required to refuse; the player reads it)"), required=False,
                              max_length=500, widget=forms.Textarea(attrs={"rows": 2}))
@@ -249,13 +205,6 @@ def home(request):
     return render(request, "board/home.html",
                   {"board": board, "next_free_id": next_free_id_preview() if board else None,
                    "failed_replays": failed_replays() if board else []})
-
-
-def failed_replays() -> list:
-    """The replays that failed and wait for the board (a fact to correct, or the worker's database down): the
-    ratings of their system stay as they were until one succeeds."""
-    return list(ReplayRequest.objects.filter(status=ReplayRequest.FAILED).select_related("system")
-                .order_by("-finished_at", "-id")[:20])
 
 
 @permissions.rule_required(permissions.is_board)
@@ -382,90 +331,6 @@ def ids(request):
     return render(request, "board/ids.html", {
         "form": form, "next_free_id": next_free_id_preview(),
         "retired": RetiredId.objects.order_by("-retired_at", "-id")[:100],
-    })
-
-
-@permissions.rule_required(permissions.is_board)
-@require_safe
-def tournaments(request):
-    # What a search can read: no control character (PostgreSQL refuses a NUL byte), MAX_QUERY characters at most.
-    query = "".join(c for c in (request.GET.get("q") or "")[:MAX_QUERY] if c.isprintable()).strip()
-    qs = Tournament.objects.select_related("system", "country").annotate(referee_count=Count("referees")).order_by(
-        "-end_date", "-start_date", "-id")
-    number = whole_number(query)
-    if number is not None:
-        qs = qs.filter(Q(pk=number) | Q(name__icontains=query))
-    elif query:
-        qs = qs.filter(Q(name__icontains=query) | Q(city__icontains=query))
-    page = Paginator(qs, 50).get_page(request.GET.get("page"))
-    return render(request, "board/tournaments.html",
-                  {"page": page, "query": query, "failed_replays": failed_replays()})
-
-
-@permissions.rule_required(permissions.is_board, tournament_kwarg="pk")
-@require_http_methods(["GET", "POST"])
-def override(request, tournament):
-    initial = {"counts": {True: "yes", False: "no", None: ""}[tournament.counts_override],
-               "reason": tournament.override_reason}
-    form = OverrideForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        counts = {"yes": True, "no": False}.get(form.cleaned_data["counts"])
-        try:
-            tournament_override(tournament=tournament, counts=counts, reason=form.cleaned_data["reason"],
-                                user=request.user)
-        except GovernanceError as exc:
-            form.add_error(None, str(exc))
-        else:
-            messages.success(request, _("Decision recorded; the championship is being recomputed."))
-            return redirect("board:tournaments")
-    outcome = getattr(tournament, "outcome", None)  # none until the replay has seen the tournament
-    language = site_words.language()
-    failures = [charter_failure_text(f, language) for f in (outcome.charter_failures if outcome else []) or []]
-    return render(request, "board/override.html",
-                  {"tournament": tournament, "form": form, "outcome": outcome, "failures": failures})
-
-
-@permissions.rule_required(permissions.is_board, tournament_kwarg="pk")
-@require_http_methods(["GET", "POST"])
-def withdraw(request, tournament):
-    form = WithdrawForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            tournament_results_withdraw(tournament=tournament, reason=form.cleaned_data["reason"], user=request.user)
-        except GovernanceError as exc:
-            form.add_error(None, str(exc))
-        else:
-            messages.success(request, _("Results withdrawn; the ratings are being recomputed."))
-            return redirect("board:tournaments")
-    return render(request, "board/withdraw.html", {"tournament": tournament, "form": form,
-                                                   "games": tournament.games.count()})
-
-
-@permissions.rule_required(permissions.is_board, tournament_kwarg="pk")
-@require_http_methods(["GET", "POST"])
-def exception(request, tournament):
-    form = ExceptionForm(request.POST or None, initial={"approved": tournament.exception_approved,
-                                                        "reason": tournament.exception_reason})
-    if request.method == "POST" and form.is_valid():
-        try:
-            tournament_exception_approve(tournament=tournament, approved=form.cleaned_data["approved"],
-                                         reason=form.cleaned_data["reason"], user=request.user)
-        except GovernanceError as exc:
-            form.add_error(None, str(exc))
-        else:
-            messages.success(request, _("Registration exception saved."))
-            return redirect("board:tournaments")
-    club_id = tournament.organising_club_id if tournament.official else None
-    failures = registration_failures(
-        start=tournament.start_date, announced_on=tournament.announced_on or tournament.created_at.date(),
-        club_id=club_id, format=format_key(tournament.format, tournament.army_points),
-        year_tournaments_of_club=club_year_tournaments(club_id=club_id, system_id=tournament.system_id,
-                                                       year=tournament.start_date.year, exclude_pk=tournament.pk),
-    )
-    language = site_words.language()
-    return render(request, "board/exception.html", {
-        "tournament": tournament, "form": form,
-        "failures": [registration_message(code, params, language) for code, params in failures],
     })
 
 

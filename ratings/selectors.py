@@ -17,7 +17,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 
 from adlg_site import words
 from players.models import SPARE_ID, Club, Country, Player
-from ratings.models import PlayerRating, RatingEvent, RatingSystem
+from ratings.models import PlayerRating, RatingEvent, RatingSystem, ReplayRequest
 from ratings.positions import with_positions
 from ratings.rating_list import SORTS
 from rules.elo import game_change, result_values
@@ -179,3 +179,10 @@ def _gap_applies(ruleset: Ruleset, *, lead: int, raw: float) -> bool:
     if ruleset.gap is None or raw <= 0:
         return False
     return max(-ruleset.diff_limit, min(ruleset.diff_limit, lead)) >= ruleset.gap
+
+
+def failed_replays() -> list:
+    """The replays that failed and wait for the board (a fact to correct, or the worker's database down): the
+    ratings of their system stay as they were until one succeeds."""
+    return list(ReplayRequest.objects.filter(status=ReplayRequest.FAILED).select_related("system")
+                .order_by("-finished_at", "-id")[:20])

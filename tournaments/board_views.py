@@ -1,140 +1,151 @@
-"""Referee pages: register a tournament, my tournaments, the cards of a tournament's players (until it ends)."""
+"""The tournaments' pages under /board/: the board's list of tournaments, its championship override, withdrawn
+results and charter exceptions; a referee's own tournaments and the cards of their players (until a week after
+the end). The pages before a tournament are tournaments.before's."""
 
 from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth import get_user_model
+from django.core.paginator import Paginator
+from django.db.models import Count, Q
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
-from adlg_site import words
+from adlg_site import words as site_words
+from adlg_site.inputs import whole_number
 from players import permissions
 from players.audit import audit_record
-from players.models import Club, Country, Sanction
-from ratings.models import RatingSystem
-from ratings.selectors import country_name
-from tournaments.registration import RegistrationRefused, registration_message, tournament_register
+from players.governance import GovernanceError
+from players.models import Sanction
+from ratings.selectors import failed_replays
+from rules.names import MAX_QUERY
+from tournaments.before.conditions import condition_message, format_key, new_tournament_failures
+from tournaments.before.new_tournament import club_year_tournaments
+from tournaments.models import Tournament
+from tournaments.selectors import charter_failure_text
+from tournaments.services import tournament_exception_approve, tournament_override, tournament_results_withdraw
 
-FORMAT_CHOICES = [
-    ("individual", gettext_lazy("Individual")),
-    ("team", gettext_lazy("Team (each member plays individually)")),
+COUNTS_CHOICES = [
+    ("", gettext_lazy("Follow the charter's checks")),
+    ("yes", gettext_lazy("Counts for the championship")),
+    ("no", gettext_lazy("Does not count for the championship")),
 ]
 
 
-class RegistrationForm(forms.Form):
-    name = forms.CharField(label=gettext_lazy("Name"), max_length=150)
-    system = forms.ModelChoiceField(
-        label=gettext_lazy("Rules"), queryset=RatingSystem.objects.all(), empty_label=None
-    )
-    start_date = forms.DateField(
-        label=gettext_lazy("First day"), widget=forms.DateInput(attrs={"type": "date"})
-    )
-    end_date = forms.DateField(label=gettext_lazy("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
-    city = forms.CharField(label=gettext_lazy("City"), max_length=100)
-    country = forms.ModelChoiceField(label=gettext_lazy("Country"), queryset=Country.objects.all())
-    organising_club = forms.ModelChoiceField(
-        label=gettext_lazy("Organising club"),
-        queryset=Club.objects.all(),
-        required=False,
-        help_text=gettext_lazy("Leave blank when no club organises it."),
-    )
-    format = forms.ChoiceField(label=gettext_lazy("Format"), choices=FORMAT_CHOICES)
-    army_points = forms.IntegerField(label=gettext_lazy("Army points"), min_value=1, max_value=1000)
-    pools = forms.IntegerField(label=gettext_lazy("Pools"), min_value=1, max_value=50, initial=1)
-    rounds = forms.IntegerField(label=gettext_lazy("Rounds"), min_value=1, max_value=20)
-    referees = forms.CharField(
-        label=gettext_lazy("Other referees' accounts"),
-        required=False,
-        help_text=gettext_lazy(
-            "User names separated by commas. You are a referee of the tournament yourself."
-        ),
-    )
-    official = forms.BooleanField(
-        label=gettext_lazy("Official (counts for the championship)"), required=False, initial=True
-    )
-    worlds = forms.BooleanField(label=gettext_lazy("Worlds"), required=False)
-    exception_approved = forms.BooleanField(
-        label=gettext_lazy("Exception approved by the technical board"), required=False
-    )
-    exception_reason = forms.CharField(
-        label=gettext_lazy("Reason for the exception"),
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 2}),
-    )
-
-    def __init__(self, *args, board: bool = False, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.board = board
-        language = words.language()
-        countries = self.fields["country"]
-        countries.label_from_instance = lambda country: country_name(country, language)  # in the page's language
-        countries.queryset = Country.objects.by_local_name(language)
-        if not board:  # only the board approves exceptions; the fields are not even offered to a referee
-            del self.fields["exception_approved"]
-            del self.fields["exception_reason"]
-
-    def clean_referees(self):
-        """The accounts named. The board may name any active account, which makes it a referee; anyone else may
-        name only accounts that referee already. One message for a name that is no account and for an account
-        that is no referee, so that the field does not tell which usernames exist."""
-        names = [
-            name.strip() for name in (self.cleaned_data.get("referees") or "").split(",") if name.strip()
-        ]
-        users = {
-            u.get_username().casefold(): u
-            for u in get_user_model().objects.filter(username__in=names, is_active=True)
-            if self.board or permissions.is_referee(u)
-        }
-        refused = [name for name in names if name.casefold() not in users]
-        if refused:
-            raise forms.ValidationError(
-                _(
-                    "%(names)s: not the user name of a referee. Check the spelling, or ask the referee for "
-                    "their user name; only the technical board can make an account a referee."
-                )
-                % {"names": ", ".join(refused)}
-            )
-        return list({u.pk: u for u in users.values()}.values())
+class OverrideForm(forms.Form):
+    counts = forms.ChoiceField(label=gettext_lazy("Decision"), choices=COUNTS_CHOICES, required=False)
+    reason = forms.CharField(label=gettext_lazy("Reason (public)"), widget=forms.Textarea(attrs={"rows": 3}),
+                             required=False)
 
     def clean(self):
         cleaned = super().clean()
-        start, end = cleaned.get("start_date"), cleaned.get("end_date")
-        if start and end and end < start:
-            self.add_error("end_date", _("The last day is before the first day."))
-        if cleaned.get("exception_approved") and not (cleaned.get("exception_reason") or "").strip():
-            self.add_error("exception_reason", _("Give the reason for the exception."))
+        if cleaned.get("counts") and not (cleaned.get("reason") or "").strip():
+            self.add_error("reason", _("Give the reason for the decision: it is shown publicly."))
         return cleaned
 
 
-@permissions.rule_required(permissions.can_register_tournament)
+class WithdrawForm(forms.Form):
+    reason = forms.CharField(label=gettext_lazy("Reason (kept in the audit log)"),
+                             widget=forms.Textarea(attrs={"rows": 3}))
+    confirm = forms.BooleanField(label=gettext_lazy("Withdraw these results: the ratings are recomputed without them"))
+
+
+class ExceptionForm(forms.Form):
+    approved = forms.BooleanField(label=gettext_lazy("Exception approved"), required=False)
+    reason = forms.CharField(label=gettext_lazy("Reason"), widget=forms.Textarea(attrs={"rows": 3}), required=False)
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("approved") and not (cleaned.get("reason") or "").strip():
+            self.add_error("reason", _("Give the reason for the exception."))
+        return cleaned
+
+
+@permissions.rule_required(permissions.is_board)
+@require_safe
+def tournaments(request):
+    # What a search can read: no control character (PostgreSQL refuses a NUL byte), MAX_QUERY characters at most.
+    query = "".join(c for c in (request.GET.get("q") or "")[:MAX_QUERY] if c.isprintable()).strip()
+    qs = Tournament.objects.select_related("system", "country").annotate(referee_count=Count("referees")).order_by(
+        "-end_date", "-start_date", "-id")
+    number = whole_number(query)
+    if number is not None:
+        qs = qs.filter(Q(pk=number) | Q(name__icontains=query))
+    elif query:
+        qs = qs.filter(Q(name__icontains=query) | Q(city__icontains=query))
+    page = Paginator(qs, 50).get_page(request.GET.get("page"))
+    return render(request, "board/tournaments.html",
+                  {"page": page, "query": query, "failed_replays": failed_replays()})
+
+
+@permissions.rule_required(permissions.is_board, tournament_kwarg="pk")
 @require_http_methods(["GET", "POST"])
-def register(request):
-    board = permissions.is_board(request.user)
-    form = RegistrationForm(request.POST or None, board=board)
-    failures: list[str] = []
+def override(request, tournament):
+    initial = {"counts": {True: "yes", False: "no", None: ""}[tournament.counts_override],
+               "reason": tournament.override_reason}
+    form = OverrideForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        # Stored as the model's help text suggests ("200 points individual"), which format_key reads back.
-        data = {
-            **form.cleaned_data,
-            "format": f"{form.cleaned_data['army_points']} points {form.cleaned_data['format']}",
-        }
+        counts = {"yes": True, "no": False}.get(form.cleaned_data["counts"])
         try:
-            tournament = tournament_register(user=request.user, data=data)
-        except RegistrationRefused as refused:
-            language = words.language()
-            failures = [registration_message(code, params, language) for code, params in refused.failures]
+            tournament_override(tournament=tournament, counts=counts, reason=form.cleaned_data["reason"],
+                                user=request.user)
+        except GovernanceError as exc:
+            form.add_error(None, str(exc))
         else:
-            messages.success(
-                request,
-                _("Tournament %(name)s registered (no. %(id)s).")
-                % {"name": tournament.name, "id": tournament.pk},
-            )
-            return redirect("board:my_tournaments")
-    return render(request, "board/register.html", {"form": form, "failures": failures, "board": board})
+            messages.success(request, _("Decision recorded; the championship is being recomputed."))
+            return redirect("board:tournaments")
+    outcome = getattr(tournament, "outcome", None)  # none until the replay has seen the tournament
+    language = site_words.language()
+    failures = [charter_failure_text(f, language) for f in (outcome.charter_failures if outcome else []) or []]
+    return render(request, "board/override.html",
+                  {"tournament": tournament, "form": form, "outcome": outcome, "failures": failures})
+
+
+@permissions.rule_required(permissions.is_board, tournament_kwarg="pk")
+@require_http_methods(["GET", "POST"])
+def withdraw(request, tournament):
+    form = WithdrawForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament_results_withdraw(tournament=tournament, reason=form.cleaned_data["reason"], user=request.user)
+        except GovernanceError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("Results withdrawn; the ratings are being recomputed."))
+            return redirect("board:tournaments")
+    return render(request, "board/withdraw.html", {"tournament": tournament, "form": form,
+                                                   "games": tournament.games.count()})
+
+
+@permissions.rule_required(permissions.is_board, tournament_kwarg="pk")
+@require_http_methods(["GET", "POST"])
+def exception(request, tournament):
+    form = ExceptionForm(request.POST or None, initial={"approved": tournament.exception_approved,
+                                                        "reason": tournament.exception_reason})
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament_exception_approve(tournament=tournament, approved=form.cleaned_data["approved"],
+                                         reason=form.cleaned_data["reason"], user=request.user)
+        except GovernanceError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("Registration exception saved."))
+            return redirect("board:tournaments")
+    club_id = tournament.organising_club_id if tournament.official else None
+    failures = new_tournament_failures(
+        start=tournament.start_date, announced_on=tournament.announced_on or tournament.created_at.date(),
+        club_id=club_id, format=format_key(tournament.format, tournament.army_points),
+        year_tournaments_of_club=club_year_tournaments(club_id=club_id, system_id=tournament.system_id,
+                                                       year=tournament.start_date.year, exclude_pk=tournament.pk),
+    )
+    language = site_words.language()
+    return render(request, "board/exception.html", {
+        "tournament": tournament, "form": form,
+        "failures": [condition_message(code, params, language) for code, params in failures],
+    })
 
 
 @permissions.rule_required(permissions.can_register_tournament)

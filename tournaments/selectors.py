@@ -54,9 +54,9 @@ from rules.facts import Game as GameFact
 from rules.scoring import game_scores
 from rules.standings import RoundDetail
 from rules.standings import standings as pool_standings
-from tournaments import entries as entry_rules
-from tournaments.army_lists import PublishedList, published_lists
-from tournaments.entries import ListedEntry, entry_listing, entry_of
+from tournaments.before import entries as entry_rules
+from tournaments.before.army_lists import PublishedList, published_lists
+from tournaments.before.entries import ListedEntry, entry_listing, entry_of
 from tournaments.models import (
     AnnouncedPool,
     Announcement,
@@ -263,7 +263,7 @@ class Pool:
 @dataclass
 class BeforeTheTournament:
     """What the tournament's page shows before the day (charter App. 1 §12): the announcement, the entries as the
-    viewer may see them (tournaments.entries), the viewer's own entry, and the army lists once published."""
+    viewer may see them (tournaments.before.entries), the viewer's own entry, and the army lists once published."""
 
     announcement: Announcement | None
     pools: list[AnnouncedPool]
@@ -271,7 +271,7 @@ class BeforeTheTournament:
     charter_duration: bool  # the charter's duration for the army points (App. 1 §6)
     checker: str  # the list checker's name; "" when the referees check the lists or the checker has no name
     named_checker: bool  # the announcement names a list checker (their name may still be unknown: `checker` "")
-    phase: str  # tournaments.entries: unannounced, open, closed, started
+    phase: str  # tournaments.before.entries: unannounced, open, closed, started
     entries: list[ListedEntry]
     my_entry: Entry | None
     published: list[PublishedList] | None

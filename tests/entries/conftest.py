@@ -10,9 +10,9 @@ from django.utils import timezone
 from openpyxl import Workbook
 
 from tests.governance.factories import make_club, make_player, make_tournament
-from tournaments.army_lists import army_list_submit
-from tournaments.entries import entry_register
-from tournaments.registration import announcement_save
+from tournaments.before.announcement import announcement_save
+from tournaments.before.army_lists import army_list_submit
+from tournaments.before.entries import entry_register
 
 
 def announce(tournament, user, **overrides):

@@ -11,9 +11,10 @@ from players.models import AuditEntry
 from rules.pairing import ROUND_ONE_METHODS
 from tests.entries.conftest import announce
 from tests.governance.factories import make_player, make_tournament
-from tournaments.entries import entry_register
+from tournaments.before.announcement import AnnouncementRefused
+from tournaments.before.conditions import announcement_failures, condition_message
+from tournaments.before.entries import entry_register
 from tournaments.models import Announcement, Entry
-from tournaments.registration import AnnouncementRefused, announcement_failures, registration_message
 
 START = date(2027, 5, 15)
 
@@ -73,8 +74,8 @@ def test_every_failure_is_worded_in_both_languages(language):
               "charter": "2 h 30", "minutes": "2 h", "method": "x", "pool": "A", "name": "Paul Martin"}
     for code in ("deadline_too_late", "duration_unexplained", "first_round_unknown", "first_round_unexplained",
                  "pool_name", "pool_without_theme", "checker_plays", "announcement_started"):
-        assert registration_message(code, params, language)
-    assert "\u00a0:" in registration_message("checker_plays", params, "fr")
+        assert condition_message(code, params, language)
+    assert "\u00a0:" in condition_message("checker_plays", params, "fr")
 
 
 # --- the service -------------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from django.utils import timezone
 from players.models import AuditEntry
 from tests.entries.conftest import PDF, after_deadline, announce, send, workbook_bytes
 from tests.governance.factories import make_player, make_tournament
-from tournaments.army_lists import (
+from tournaments.before.army_lists import (
     LIST_MAX_BYTES,
     MAX_LISTS_PER_ENTRY,
     army_list_check,
@@ -25,7 +25,7 @@ from tournaments.army_lists import (
     list_visible,
     lists_published,
 )
-from tournaments.entries import EntryRefused, entry_register, entry_withdraw, late_penalty_lift
+from tournaments.before.entries import EntryRefused, entry_register, entry_withdraw, late_penalty_lift
 from tournaments.models import Announcement, ArmyList, Entry, Tournament
 
 

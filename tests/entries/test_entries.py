@@ -13,7 +13,7 @@ from django.core.exceptions import PermissionDenied
 from players.models import AuditEntry
 from tests.entries.conftest import announce
 from tests.governance.factories import make_player
-from tournaments.entries import (
+from tournaments.before.entries import (
     EntryRefused,
     day_players,
     entry_listing,

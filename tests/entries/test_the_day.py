@@ -15,7 +15,7 @@ from ratings.services import replay_from_scratch
 from tests.entries.conftest import after_deadline, announce, send
 from tests.governance.factories import make_player, make_tournament, register
 from tests.live.helpers import federation_players, play_round
-from tournaments.entries import day_players, entry_register, late_penalty_lift
+from tournaments.before.entries import day_players, entry_register, late_penalty_lift
 from tournaments.live.entrants import NewEntrant
 from tournaments.live.publication import live_publish
 from tournaments.live.start import live_begin

@@ -11,8 +11,8 @@ from django.utils import timezone
 from players.models import AuditEntry, Club, Player
 from ratings.models import PlayerRating, ReplayRequest
 from tests.built_once import built_once
-from tournaments.army_lists import identical_flags, lists_published
-from tournaments.entries import entries_phase, entry_penalty, sheet_columns
+from tournaments.before.army_lists import identical_flags, lists_published
+from tournaments.before.entries import entries_phase, entry_penalty, sheet_columns
 from tournaments.models import ArmyList, Entry, Game, Sheet, Tournament
 
 pytestmark = pytest.mark.django_db

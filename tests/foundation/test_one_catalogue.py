@@ -22,7 +22,7 @@ from rules.sheet import messages as sheet_messages
 from rules.sheet.guard import Refused as SheetRefused
 from rules.sheet.report import Issue
 from rules.words import ENGLISH, Refused
-from tournaments import registration
+from tournaments.before import conditions
 from tournaments.live.refusals import LiveRefused, notice_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,7 +92,7 @@ def test_makemessages_leaves_no_empty_or_fuzzy_entry(tmp_path):
 def _rules_texts() -> list[str]:
     texts = [*pairing_messages.MESSAGES.values(), *pairing_messages.SYSTEM_WORDS.values(),
              *sheet_messages.MESSAGES.values(), sheet_messages._UNNAMED, *clock.CLOCK_WORDS.values(),
-             *registration.MESSAGES.values()]
+             *conditions.MESSAGES.values()]
     return texts
 
 
@@ -143,7 +143,7 @@ def test_every_kind_of_refusal_is_one_type_worded_in_both_languages():
         PairingRefused.one("spare_not_needed"),
         clock.ClockRefused("clock_paused"),
         SheetRefused(Issue("not_xlsx", "", "")),
-        registration.RegistrationRefused([("pool_name", {"pool": "A"})]),
+        conditions.CharterRefused([("pool_name", {"pool": "A"})]),
     ]
     for refusal in refusals:
         assert isinstance(refusal, Refused)
@@ -159,7 +159,7 @@ def test_the_shells_refusals_are_the_same_type_worded_when_raised():
     from players.governance import GovernanceError
     from players.services import PlayerInputError
     from ratings.closing import YearCloseError
-    from tournaments.entries import EntryRefused
+    from tournaments.before.entries import EntryRefused
     from tournaments.management.live_command import Refused as CommandRefused
 
     with translation.override("fr"):

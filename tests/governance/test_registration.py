@@ -14,15 +14,15 @@ from players import permissions
 from players.models import AuditEntry, Country
 from ratings.models import RatingSystem
 from tests.governance.factories import make_club, make_tournament
-from tournaments.models import Tournament
-from tournaments.registration import (
-    RegistrationRefused,
+from tournaments.before.conditions import (
+    CharterRefused,
     add_months,
+    condition_message,
     format_key,
-    registration_failures,
-    registration_message,
-    tournament_register,
+    new_tournament_failures,
 )
+from tournaments.before.new_tournament import tournament_register
+from tournaments.models import Tournament
 
 # --- the pure rules ----------------------------------------------------------------------------------------------
 
@@ -36,9 +36,9 @@ from tournaments.registration import (
 ])
 def test_it_asks_for_two_months_notice(announced, earliest):
     assert add_months(announced, 2) == earliest
-    ok = registration_failures(start=earliest, announced_on=announced, club_id=None, format="individual-200",
+    ok = new_tournament_failures(start=earliest, announced_on=announced, club_id=None, format="individual-200",
                                year_tournaments_of_club=[])
-    late = registration_failures(start=earliest - timedelta(days=1), announced_on=announced, club_id=None,
+    late = new_tournament_failures(start=earliest - timedelta(days=1), announced_on=announced, club_id=None,
                                  format="individual-200", year_tournaments_of_club=[])
     assert ok == []
     assert [code for code, _ in late] == ["announced_too_late"]
@@ -53,19 +53,19 @@ def test_it_asks_for_two_months_notice(announced, earliest):
     ([(1, "team-200"), (2, "individual-200")], ["club_year_full", "club_same_format"]),
 ])
 def test_it_allows_two_tournaments_per_club_and_year_of_different_formats(others, codes):
-    failures = registration_failures(start=date(2025, 9, 1), announced_on=date(2025, 1, 1), club_id=7,
+    failures = new_tournament_failures(start=date(2025, 9, 1), announced_on=date(2025, 1, 1), club_id=7,
                                      format="individual-200", year_tournaments_of_club=others)
     assert [code for code, _ in failures] == codes
 
 
 def test_it_does_not_limit_a_tournament_without_club():
-    failures = registration_failures(start=date(2025, 9, 1), announced_on=date(2025, 1, 1), club_id=None,
+    failures = new_tournament_failures(start=date(2025, 9, 1), announced_on=date(2025, 1, 1), club_id=None,
                                      format="individual-200", year_tournaments_of_club=[(1, "individual-200")] * 3)
     assert failures == []
 
 
 def test_it_reports_every_failure_at_once():
-    failures = registration_failures(start=date(2025, 2, 1), announced_on=date(2025, 1, 1), club_id=3,
+    failures = new_tournament_failures(start=date(2025, 2, 1), announced_on=date(2025, 1, 1), club_id=3,
                                      format="team-200", year_tournaments_of_club=[(4, "team-200"), (5, "x")])
     assert [code for code, _ in failures] == ["announced_too_late", "club_year_full", "club_same_format"]
 
@@ -84,20 +84,20 @@ def test_it_reads_the_format_key(text, points, key):
 
 @pytest.mark.parametrize("code", ["announced_too_late", "club_year_full", "club_same_format"])
 def test_it_explains_each_failure_in_english_and_french(code):
-    failures = registration_failures(start=date(2025, 2, 1), announced_on=date(2025, 1, 1), club_id=3,
+    failures = new_tournament_failures(start=date(2025, 2, 1), announced_on=date(2025, 1, 1), club_id=3,
                                      format="team-200", year_tournaments_of_club=[(4, "team-200"), (5, "x")])
     params = dict(failures)[code]
-    english, french = registration_message(code, params, "en"), registration_message(code, params, "fr-FR")
+    english, french = condition_message(code, params, "en"), condition_message(code, params, "fr-FR")
     assert english != french
     assert "technical board" in english and "bureau technique" in french
-    assert registration_message(code, params, None) == english
+    assert condition_message(code, params, None) == english
 
 
 def test_it_names_the_dates_in_the_message():
-    (code, params), = registration_failures(start=date(2025, 2, 1), announced_on=date(2025, 1, 1), club_id=None,
+    (code, params), = new_tournament_failures(start=date(2025, 2, 1), announced_on=date(2025, 1, 1), club_id=None,
                                             format="x", year_tournaments_of_club=[])
-    assert "2025-03-01" in registration_message(code, params, "en")
-    assert "2025-03-01" in registration_message(code, params, "fr")
+    assert "2025-03-01" in condition_message(code, params, "en")
+    assert "2025-03-01" in condition_message(code, params, "fr")
 
 
 # --- the service -------------------------------------------------------------------------------------------------
@@ -132,7 +132,7 @@ def test_it_registers_a_tournament_for_its_referees(organiser, other_referee):
 
 @pytest.mark.django_db
 def test_it_refuses_a_late_announcement(organiser):
-    with pytest.raises(RegistrationRefused) as refused:
+    with pytest.raises(CharterRefused) as refused:
         tournament_register(user=organiser, data=_data(start_date=timezone.localdate() + timedelta(days=20),
                                                        end_date=timezone.localdate() + timedelta(days=21)))
     assert [code for code, _ in refused.value.failures] == ["announced_too_late"]
@@ -145,7 +145,7 @@ def test_it_counts_the_clubs_official_tournaments_of_the_same_year(organiser):
     start = timezone.localdate() + timedelta(days=90)
     make_tournament("Premier", start=start.replace(day=1), club=club, fmt="200 points individual")
     make_tournament("Amical", start=start.replace(day=1), club=club, official=False, fmt="200 points individual")
-    with pytest.raises(RegistrationRefused) as refused:
+    with pytest.raises(CharterRefused) as refused:
         tournament_register(user=organiser, data=_data(organising_club=club))
     assert [code for code, _ in refused.value.failures] == ["club_same_format"]
     # Not official: the club's limit does not apply.

@@ -17,7 +17,7 @@ checked
     sends a new one. Only the entry's list is checked.
 late
     A list sent after the deadline's day. **Decision**: only an entry's first list decides the late-list penalty
-    (tournaments.entries): a list returned by the checker and sent again after the deadline was on time.
+    (tournaments.before.entries): a list returned by the checker and sent again after the deadline was on time.
 published
     App. 1 §12 forbids announcing the lists "partially" before the entries close and every list is checked. When
     the announcement says the lists are published before the start, they are shown on the tournament's page all
@@ -47,7 +47,7 @@ from players.audit import audit_record
 from rules.charter import IdenticalLists, identical_lists
 from rules.sheet.format import FORMULA_STARTS
 from rules.sheet.guard import guard
-from tournaments.entries import (
+from tournaments.before.entries import (
     STARTED,
     EntryRefused,
     announcement_of,
@@ -240,7 +240,7 @@ def lists_published(*, tournament: Tournament, today: date | None = None) -> boo
 
 
 def list_visible(user, army_list: ArmyList, *, today: date | None = None) -> bool:
-    """Whether `user` may see this list: its player, the checkers (tournaments.entries), or anyone once the lists
+    """Whether `user` may see this list: its player, the checkers (tournaments.before.entries), or anyone once the lists
     are published (then only each entered player's current list)."""
     entry = army_list.entry
     if is_entry_player(user, entry) or can_check_lists(user, entry.tournament):

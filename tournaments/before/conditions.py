@@ -1,4 +1,6 @@
-"""Registering a tournament in the calendar (charter App. 1 §1-2), and its announcement (App. 1 §6, §8-12).
+"""The charter's conditions before a tournament, and their words: a new tournament in the calendar (App. 1 §1-2,
+checked by ``new_tournament_failures``) and its announcement (App. 1 §6, §8-12, ``announcement_failures``). The
+services that apply them are tournaments.before.new_tournament and tournaments.before.announcement.
 
 Terms:
 - *announced_on*: the day the tournament is registered on the site; it must be at least two calendar months
@@ -10,9 +12,9 @@ Terms:
   calendar year. A club may enter two per year in the championship, of different formats. A tournament that is not
   official, or has no organising club, is not limited.
 - *failure*: ``(code, params)``; the code is stable (tests and templates rely on it), the message is written by
-  ``registration_message`` in the reader's language (the catalogue).
+  ``condition_message`` in the reader's language (the catalogue).
 
-A failure blocks the registration unless the technical board approves an exception, with a reason
+A failure blocks the new tournament unless the technical board approves an exception, with a reason
 (``exception_approved``). The board does so by registering the tournament itself with the exception, or later on
 the board's exception page.
 
@@ -38,19 +40,13 @@ import re
 from collections.abc import Sequence
 from datetime import date, timedelta
 
-from django.core.exceptions import PermissionDenied
-from django.db import transaction
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext_noop
 
 from adlg_site.words import say
-from players.audit import audit_record, model_changes, snapshot
-from players.permissions import can_manage_tournament, can_register_tournament, is_board
-from players.selectors import person_name
 from rules.charter import LIST_DEADLINE_DAYS, duration_words, game_minutes
 from rules.pairing.model import MANUAL, ROUND_ONE_METHODS
 from rules.words import Refused
-from tournaments.models import AnnouncedPool, Announcement, Entry, Tournament
 
 MIN_NOTICE_MONTHS = 2
 MAX_PER_CLUB_AND_YEAR = 2
@@ -78,7 +74,7 @@ def format_key(format: str, army_points: int | None = None) -> str:
     return f"{style}-{army_points}" if army_points else style
 
 
-def registration_failures(
+def new_tournament_failures(
     *,
     start: date,
     announced_on: date,
@@ -86,7 +82,7 @@ def registration_failures(
     format: str,
     year_tournaments_of_club: Sequence[tuple[int, str]],
 ) -> list[Failure]:
-    """Every charter condition of App. 1 §1-2 the registration misses; empty when it may be registered.
+    """Every charter condition of App. 1 §1-2 a new tournament misses; empty when it may be registered.
 
     `format` and the formats in `year_tournaments_of_club` are compared as given: pass format keys.
     `year_tournaments_of_club` lists (id, format) of the club's other tournaments of that calendar year.
@@ -215,192 +211,19 @@ MESSAGES: dict[str, str] = {
 }
 
 
-def registration_wording(code: str, params: dict, words=None, names=None) -> str:
+def condition_wording(code: str, params: dict, words=None, names=None) -> str:
     return (words or translation).gettext(MESSAGES[code]).format(**params)
 
 
-def registration_message(code: str, params: dict, language: str | None = None) -> str:
-    return say(registration_wording, code, params, lang=language)
+def condition_message(code: str, params: dict, language: str | None = None) -> str:
+    return say(condition_wording, code, params, lang=language)
 
 
-# --- the service -------------------------------------------------------------------------------------------------
-
-
-class RegistrationRefused(Refused):
+class CharterRefused(Refused):
     """The charter's conditions fail and no exception was approved. `failures` lists (code, params)."""
 
-    wording = staticmethod(registration_wording)
+    wording = staticmethod(condition_wording)
 
     @property
     def failures(self) -> list[Failure]:
         return self.reasons
-
-
-def club_year_tournaments(*, club_id, system_id: str, year: int, exclude_pk=None) -> list[tuple[int, str]]:
-    """The club's official tournaments of that system starting in `year`, as (id, format key) (a selector)."""
-    if club_id is None:
-        return []
-    qs = Tournament.objects.filter(
-        organising_club_id=club_id, system_id=system_id, official=True, start_date__year=year
-    )
-    if exclude_pk is not None:
-        qs = qs.exclude(pk=exclude_pk)
-    return [
-        (pk, format_key(fmt, points))
-        for pk, fmt, points in qs.order_by("start_date", "pk").values_list("pk", "format", "army_points")
-    ]
-
-
-def tournament_register(*, user, data: dict, today: date | None = None):
-    """Register a tournament for `user` (a referee or the board). Returns the Tournament.
-
-    `data` holds: name, start_date, end_date, city, country (Country or code), system (RatingSystem or code),
-    format, army_points, pools, rounds, official, worlds, organising_club (Club or None), referees (users named
-    besides `user`), and for the board only exception_approved, exception_reason.
-    Raises PermissionDenied when the user may not register or approve, RegistrationRefused on charter failures.
-    """
-    if not can_register_tournament(user):
-        raise PermissionDenied
-    today = today or timezone.localdate()
-    exception = bool(data.get("exception_approved"))
-    exception_reason = (data.get("exception_reason") or "").strip()
-    if exception and not is_board(user):
-        raise PermissionDenied
-    if exception and not exception_reason:
-        raise ValueError("An approved exception needs its reason.")
-    if data["end_date"] < data["start_date"]:
-        raise ValueError("The last day is before the first day.")
-
-    def key(value):
-        return getattr(value, "pk", value)
-
-    club_id = key(data.get("organising_club"))
-    system_id = key(data["system"])
-    fmt = (data.get("format") or "").strip()
-    army_points = data.get("army_points")
-    official = bool(data.get("official", True))
-    failures = registration_failures(
-        start=data["start_date"],
-        announced_on=today,
-        club_id=club_id if official else None,
-        format=format_key(fmt, army_points),
-        year_tournaments_of_club=club_year_tournaments(
-            club_id=club_id, system_id=system_id, year=data["start_date"].year
-        )
-        if official
-        else [],
-    )
-    if failures and not exception:
-        raise RegistrationRefused(failures)
-    named = [u for u in data.get("referees") or [] if u.pk != user.pk]
-    referees = named if (is_board(user) and named) else [user, *named]
-    with transaction.atomic():
-        tournament = Tournament.objects.create(
-            system_id=system_id,
-            name=data["name"].strip(),
-            start_date=data["start_date"],
-            end_date=data["end_date"],
-            city=data["city"].strip(),
-            country_id=key(data["country"]),
-            organising_club_id=club_id,
-            referee_name=", ".join(filter(None, map(person_name, referees)))[:150],
-            format=fmt,
-            army_points=army_points,
-            pools=data.get("pools") or 1,
-            rounds=data["rounds"],
-            worlds=bool(data.get("worlds")),
-            official=official,
-            status=Tournament.REGISTERED,
-            announced_on=today,
-            exception_approved=exception and bool(failures),
-            exception_reason=exception_reason if failures else "",
-        )
-        tournament.referees.set(referees)
-        audit_record(
-            user=user,
-            action="tournament_register",
-            obj=tournament,
-            summary=str(tournament),
-            changes={
-                **model_changes(tournament, None),
-                "referees": [u.pk for u in referees],
-                "failures": [code for code, _ in failures],
-            },
-        )
-    return tournament
-
-
-# --- the announcement ----------------------------------------------------------------------------------------------
-
-
-class AnnouncementRefused(RegistrationRefused):
-    """The announcement misses a charter condition, or the tournament has started. `failures` lists (code, params),
-    worded by ``registration_message``."""
-
-
-ANNOUNCEMENT_FIELDS = ("venue", "game_minutes", "duration_note", "list_deadline", "list_checker",
-                       "lists_published", "first_round", "first_round_note")
-
-
-def checker_playing(*, tournament: Tournament, checker) -> str | None:
-    """The list checker's name when the account's federation player is entered to play (not as the spare)."""
-    if checker is None:
-        return None
-    entry = (Entry.objects.filter(tournament=tournament, player__user=checker, status=Entry.ENTERED, as_spare=False)
-             .select_related("player").first())
-    return entry.player.full_name if entry else None
-
-
-def announcement_save(*, user, tournament: Tournament, data: dict, today: date | None = None) -> Announcement:
-    """Create or change the announcement of `tournament` (its referees and the board), until its first day.
-
-    `data` holds venue, game_minutes, duration_note, list_deadline, list_checker (a user or None),
-    lists_published, first_round, first_round_note and pools: one {name, theme, allowed_armies} per pool.
-    Raises PermissionDenied, or AnnouncementRefused with every failure.
-    """
-    if not can_manage_tournament(user, tournament):
-        raise PermissionDenied
-    today = today or timezone.localdate()
-    if today >= tournament.start_date:
-        raise AnnouncementRefused([("announcement_started", {"start": tournament.start_date.isoformat()})])
-    pools = [{"name": (p.get("name") or "").strip(), "theme": (p.get("theme") or "").strip(),
-              "allowed_armies": (p.get("allowed_armies") or "").strip()} for p in data.get("pools") or []]
-    values = {
-        "venue": (data.get("venue") or "").strip(),
-        "game_minutes": int(data["game_minutes"]),
-        "duration_note": (data.get("duration_note") or "").strip(),
-        "list_deadline": data["list_deadline"],
-        "list_checker": data.get("list_checker"),
-        "lists_published": bool(data.get("lists_published")),
-        "first_round": data.get("first_round") or "",
-        "first_round_note": (data.get("first_round_note") or "").strip(),
-    }
-    failures = announcement_failures(
-        start=tournament.start_date, army_points=tournament.army_points,
-        game_minutes_announced=values["game_minutes"], duration_note=values["duration_note"],
-        list_deadline=values["list_deadline"], first_round=values["first_round"],
-        first_round_note=values["first_round_note"], pools=[(p["name"], p["theme"]) for p in pools],
-        checker_playing=checker_playing(tournament=tournament, checker=values["list_checker"]),
-    )
-    if failures:
-        raise AnnouncementRefused(failures)
-    with transaction.atomic():
-        announcement = Announcement.objects.select_for_update().filter(tournament=tournament).first()
-        before = snapshot(announcement) if announcement else None
-        pools_before = ([[p.name, p.theme, p.allowed_armies] for p in announcement.pool_themes.all()]
-                        if announcement else [])
-        announcement = announcement or Announcement(tournament=tournament)
-        for key, value in values.items():
-            setattr(announcement, key, value)
-        announcement.save()
-        announcement.pool_themes.all().delete()
-        AnnouncedPool.objects.bulk_create([AnnouncedPool(announcement=announcement, **p) for p in pools])
-        pools_after = [[p["name"], p["theme"], p["allowed_armies"]] for p in pools]
-        changes = model_changes(announcement, before)
-        changes.pop("updated_at", None)
-        if pools_after != pools_before:
-            changes["pools"] = [" · ".join(" — ".join(x for x in p if x) for p in pools_before) or None,
-                                " · ".join(" — ".join(x for x in p if x) for p in pools_after)]
-        audit_record(user=user, action="announcement_save", obj=announcement,
-                     summary=f"announcement of {tournament}", changes=changes)
-    return announcement

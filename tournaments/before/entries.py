@@ -3,7 +3,7 @@
 Terms
 -----
 announced
-    A tournament with an Announcement (tournaments.registration.announcement_save): its pools, its lists'
+    A tournament with an Announcement (tournaments.before.announcement.announcement_save): its pools, its lists'
     deadline, its list checker.
 entries open
     From the announcement to the end of the lists' deadline day, and never on or after the first day. A player

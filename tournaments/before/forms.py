@@ -1,5 +1,6 @@
-"""The forms before a tournament: its announcement (the referee's), an entry and an army list (the player's), a
-refusal, a lifted penalty and a list's check. They check the shape of the input; the services decide."""
+"""The forms before a tournament: a new tournament and its announcement (the referee's), an entry and an army list
+(the player's), a refusal, a lifted penalty and a list's check. They check the shape of the input; the services
+decide."""
 
 from __future__ import annotations
 
@@ -8,8 +9,104 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from adlg_site import words
+from players import permissions
+from players.models import Club, Country
+from ratings.models import RatingSystem
+from ratings.selectors import country_name
 from rules.charter import game_minutes
 from tournaments.models import Announcement
+
+FORMAT_CHOICES = [
+    ("individual", gettext_lazy("Individual")),
+    ("team", gettext_lazy("Team (each member plays individually)")),
+]
+
+
+class NewTournamentForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=150)
+    system = forms.ModelChoiceField(
+        label=gettext_lazy("Rules"), queryset=RatingSystem.objects.all(), empty_label=None
+    )
+    start_date = forms.DateField(
+        label=gettext_lazy("First day"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    end_date = forms.DateField(label=gettext_lazy("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+    city = forms.CharField(label=gettext_lazy("City"), max_length=100)
+    country = forms.ModelChoiceField(label=gettext_lazy("Country"), queryset=Country.objects.all())
+    organising_club = forms.ModelChoiceField(
+        label=gettext_lazy("Organising club"),
+        queryset=Club.objects.all(),
+        required=False,
+        help_text=gettext_lazy("Leave blank when no club organises it."),
+    )
+    format = forms.ChoiceField(label=gettext_lazy("Format"), choices=FORMAT_CHOICES)
+    army_points = forms.IntegerField(label=gettext_lazy("Army points"), min_value=1, max_value=1000)
+    pools = forms.IntegerField(label=gettext_lazy("Pools"), min_value=1, max_value=50, initial=1)
+    rounds = forms.IntegerField(label=gettext_lazy("Rounds"), min_value=1, max_value=20)
+    referees = forms.CharField(
+        label=gettext_lazy("Other referees' accounts"),
+        required=False,
+        help_text=gettext_lazy(
+            "User names separated by commas. You are a referee of the tournament yourself."
+        ),
+    )
+    official = forms.BooleanField(
+        label=gettext_lazy("Official (counts for the championship)"), required=False, initial=True
+    )
+    worlds = forms.BooleanField(label=gettext_lazy("Worlds"), required=False)
+    exception_approved = forms.BooleanField(
+        label=gettext_lazy("Exception approved by the technical board"), required=False
+    )
+    exception_reason = forms.CharField(
+        label=gettext_lazy("Reason for the exception"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+    def __init__(self, *args, board: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.board = board
+        language = words.language()
+        countries = self.fields["country"]
+        countries.label_from_instance = lambda country: country_name(country, language)  # in the page's language
+        countries.queryset = Country.objects.by_local_name(language)
+        if not board:  # only the board approves exceptions; the fields are not even offered to a referee
+            del self.fields["exception_approved"]
+            del self.fields["exception_reason"]
+
+    def clean_referees(self):
+        """The accounts named. The board may name any active account, which makes it a referee; anyone else may
+        name only accounts that referee already. One message for a name that is no account and for an account
+        that is no referee, so that the field does not tell which usernames exist."""
+        names = [
+            name.strip() for name in (self.cleaned_data.get("referees") or "").split(",") if name.strip()
+        ]
+        users = {
+            u.get_username().casefold(): u
+            for u in get_user_model().objects.filter(username__in=names, is_active=True)
+            if self.board or permissions.is_referee(u)
+        }
+        refused = [name for name in names if name.casefold() not in users]
+        if refused:
+            raise forms.ValidationError(
+                _(
+                    "%(names)s: not the user name of a referee. Check the spelling, or ask the referee for "
+                    "their user name; only the technical board can make an account a referee."
+                )
+                % {"names": ", ".join(refused)}
+            )
+        return list({u.pk: u for u in users.values()}.values())
+
+    def clean(self):
+        cleaned = super().clean()
+        start, end = cleaned.get("start_date"), cleaned.get("end_date")
+        if start and end and end < start:
+            self.add_error("end_date", _("The last day is before the first day."))
+        if cleaned.get("exception_approved") and not (cleaned.get("exception_reason") or "").strip():
+            self.add_error("exception_reason", _("Give the reason for the exception."))
+        return cleaned
+
 
 
 class AnnouncementForm(forms.Form):

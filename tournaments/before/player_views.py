@@ -19,11 +19,11 @@ from django.views.decorators.http import require_GET, require_POST, require_safe
 
 from players.permissions import player_of
 from ratings.selectors import country_name
-from tournaments import entries as entry_rules
-from tournaments.army_lists import LIST_MAX_BYTES, army_list_submit, list_history, list_visible
-from tournaments.calendar_feed import calendar_feed
-from tournaments.entries import EntryRefused, entry_of, entry_register, entry_withdraw
-from tournaments.entry_forms import ArmyListForm, EntryForm
+from tournaments.before import entries as entry_rules
+from tournaments.before.army_lists import LIST_MAX_BYTES, army_list_submit, list_history, list_visible
+from tournaments.before.calendar_feed import calendar_feed
+from tournaments.before.entries import EntryRefused, entry_of, entry_register, entry_withdraw
+from tournaments.before.forms import ArmyListForm, EntryForm
 from tournaments.models import ArmyList, Tournament
 
 UPLOAD_ALLOWANCE = 64 * 1024  # the form's other fields and the multipart framing

@@ -1,5 +1,6 @@
-"""The referee's and the list checker's pages before a tournament, under /board/: the announcement (App. 1 §12),
-the entries (refuse one, lift a late-list penalty) and the army lists (mark one compliant, return it)."""
+"""The referee's and the list checker's pages before a tournament, under /board/: a new tournament in the calendar
+(App. 1 §1-2), its announcement (App. 1 §12), the entries (refuse one, lift a late-list penalty) and the army lists
+(mark one compliant, return it)."""
 
 from __future__ import annotations
 
@@ -13,17 +14,47 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from adlg_site import words
 from players import permissions
 from rules.charter import game_minutes
-from tournaments import entries as entry_rules
-from tournaments.army_lists import army_list_check, current_lists, identical_flags, lists_published
-from tournaments.entries import EntryRefused, entry_penalty, entry_refuse, late_penalty_lift, tournament_entries
-from tournaments.entry_forms import AnnouncementForm, CheckForm, ReasonForm, pool_formset
+from tournaments.before import entries as entry_rules
+from tournaments.before.announcement import AnnouncementRefused, announcement_save
+from tournaments.before.army_lists import army_list_check, current_lists, identical_flags, lists_published
+from tournaments.before.conditions import CharterRefused, condition_message
+from tournaments.before.entries import EntryRefused, entry_penalty, entry_refuse, late_penalty_lift, tournament_entries
+from tournaments.before.forms import AnnouncementForm, CheckForm, NewTournamentForm, ReasonForm, pool_formset
+from tournaments.before.new_tournament import tournament_register
 from tournaments.models import ArmyList, Entry, Tournament
-from tournaments.registration import AnnouncementRefused, announcement_save, registration_message
 
 # Where each failure of the announcement is shown: beside its field, else above the form.
 FAILURE_FIELDS = {"deadline_too_late": "list_deadline", "duration_unexplained": "duration_note",
                   "first_round_unknown": "first_round", "first_round_unexplained": "first_round_note",
                   "checker_plays": "list_checker"}
+
+
+@permissions.rule_required(permissions.can_register_tournament)
+@require_http_methods(["GET", "POST"])
+def new_tournament(request):
+    """A referee or the board registers a new tournament in the calendar."""
+    board = permissions.is_board(request.user)
+    form = NewTournamentForm(request.POST or None, board=board)
+    failures: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        # Stored as the model's help text suggests ("200 points individual"), which format_key reads back.
+        data = {
+            **form.cleaned_data,
+            "format": f"{form.cleaned_data['army_points']} points {form.cleaned_data['format']}",
+        }
+        try:
+            tournament = tournament_register(user=request.user, data=data)
+        except CharterRefused as refused:
+            language = words.language()
+            failures = [condition_message(code, params, language) for code, params in refused.failures]
+        else:
+            messages.success(
+                request,
+                _("Tournament %(name)s registered (no. %(id)s).")
+                % {"name": tournament.name, "id": tournament.pk},
+            )
+            return redirect("board:my_tournaments")
+    return render(request, "board/register.html", {"form": form, "failures": failures, "board": board})
 
 
 def _initial(tournament: Tournament):
@@ -61,7 +92,7 @@ def announcement_edit(request, tournament: Tournament):
             except AnnouncementRefused as refused:
                 language = words.language()
                 for code, params in refused.failures:
-                    text = registration_message(code, params, language)
+                    text = condition_message(code, params, language)
                     if code in FAILURE_FIELDS:
                         form.add_error(FAILURE_FIELDS[code], text)
                     else:
@@ -73,7 +104,7 @@ def announcement_edit(request, tournament: Tournament):
         status = 400
     elif request.method == "POST":
         status = 400
-        failures.append(registration_message("announcement_started", {"start": tournament.start_date.isoformat()},
+        failures.append(condition_message("announcement_started", {"start": tournament.start_date.isoformat()},
                                              words.language()))
     return render(request, "board/announcement.html", {
         "tournament": tournament, "form": form, "pools": pools, "failures": failures, "started": started,

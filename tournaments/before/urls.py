@@ -2,13 +2,13 @@
 
 from django.urls import path
 
-from tournaments import entry_views
+from tournaments.before import player_views
 
 urlpatterns = [
-    path("calendar.ics", entry_views.calendar_ics, name="calendar_ics"),
-    path("<int:tournament_id>/entry/", entry_views.entry_page, name="entry_page"),
-    path("<int:tournament_id>/entry/register/", entry_views.entry_register_view, name="entry_register"),
-    path("<int:tournament_id>/entry/withdraw/", entry_views.entry_withdraw_view, name="entry_withdraw"),
-    path("<int:tournament_id>/entry/list/", entry_views.army_list_send, name="army_list_send"),
-    path("army-lists/<int:list_id>/file/", entry_views.army_list_file, name="army_list_file"),
+    path("calendar.ics", player_views.calendar_ics, name="calendar_ics"),
+    path("<int:tournament_id>/entry/", player_views.entry_page, name="entry_page"),
+    path("<int:tournament_id>/entry/register/", player_views.entry_register_view, name="entry_register"),
+    path("<int:tournament_id>/entry/withdraw/", player_views.entry_withdraw_view, name="entry_withdraw"),
+    path("<int:tournament_id>/entry/list/", player_views.army_list_send, name="army_list_send"),
+    path("army-lists/<int:list_id>/file/", player_views.army_list_file, name="army_list_file"),
 ]

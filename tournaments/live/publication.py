@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from rules.rulesets import SPARE_ID, SPARE_NAME
 from rules.sheet.report import Issue, Report
-from tournaments.entries import sheet_columns
+from tournaments.before.entries import sheet_columns
 from tournaments.live.pools import locked, pool_names, pool_state, sheet_id
 from tournaments.live.refusals import LiveRefused
 from tournaments.models import LiveEntrant, LiveTournament
@@ -74,7 +74,7 @@ def live_workbook(live: LiveTournament, *, partial: bool = False, words: SheetWo
     # (who would otherwise receive a federation ID), PAIRING.md §6.
     playing = {g[k] for g in games for k in (2, 3)}
     entrants = [e for e in live.entrants.order_by("pool", "-rating", "pk") if sheet_id(e) in playing]
-    entered = sheet_columns(tournament=tournament)  # an entry's army and late-list penalty (tournaments.entries)
+    entered = sheet_columns(tournament=tournament)  # an entry's army and late-list penalty (tournaments.before.entries)
     players = [(sheet_id(e), e.last_name, e.first_name, e.club or None, e.country or None, e.pool,
                 *entered.get(e.player_id, (None, None, None))) for e in entrants]
     if SPARE_ID in playing:

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from players import permissions
 from rules.pairing import round_one_methods
 from rules.pairing.model import ideal_number
-from tournaments.entries import day_players
+from tournaments.before.entries import day_players
 from tournaments.live import selectors
 from tournaments.live.forms import (
     CancelForm,

@@ -32,7 +32,7 @@ from players.services import club_for_name
 from ratings.models import RatingSystem
 from rules.sheet.checks import text_faults
 from rules.sheet.values import cell_text
-from tournaments.entries import day_players
+from tournaments.before.entries import day_players
 from tournaments.live.entrants import NewEntrant, entrant_add
 from tournaments.live.pools import bump, locked
 from tournaments.live.refusals import LiveRefused
@@ -117,8 +117,8 @@ def live_start_calendar(tournament: Tournament, *, dates: TournamentDates | None
         if not on_its_dates(tournament, today=today):
             raise LiveRefused.one("dates_exclude_today", start=tournament.start_date.isoformat(),
                                   end=tournament.end_date.isoformat(), today=today.isoformat())
-        # The calendar's registrations and the players' own entries (tournaments.entries); an excluded player or a
-        # merged duplicate among them does not play (and does not block).
+        # The calendar's registrations and the players' own entries (tournaments.before.entries); an excluded player
+        # or a merged duplicate among them does not play (and does not block).
         players = day_players(tournament=tournament)
         allowed = set(Player.objects.filter(pk__in=[p.player_id for p in players], excluded_at__isnull=True,
                                             merged_into__isnull=True).values_list("pk", flat=True))

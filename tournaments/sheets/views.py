@@ -36,7 +36,7 @@ from ratings.models import ReplayRequest
 from rules.sheet.format import LIMIT_CODES, REFUSAL_CODES
 from rules.sheet.naming import cell_subjects, issue_subject
 from rules.sheet.parsed import ParsedSheet
-from tournaments.entries import sheet_player_rows
+from tournaments.before.entries import sheet_player_rows
 from tournaments.models import LiveTournament, Sheet, Tournament
 from tournaments.selectors import without_results
 from tournaments.sheets.annotate import annotate_workbook

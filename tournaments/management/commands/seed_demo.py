@@ -18,14 +18,15 @@ from ratings.models import RatingSystem
 from ratings.services import ReplayBusy, replay_pending
 from rules.pairing import DRAW, HATS
 from tournaments import demo
-from tournaments.army_lists import army_list_check, army_list_submit
-from tournaments.entries import entry_refuse, entry_register, entry_withdraw
+from tournaments.before.announcement import announcement_save
+from tournaments.before.army_lists import army_list_check, army_list_submit
+from tournaments.before.entries import entry_refuse, entry_register, entry_withdraw
+from tournaments.before.new_tournament import tournament_register
 from tournaments.live.entrants import NewEntrant
 from tournaments.live.results import Result, results_record
 from tournaments.live.rounds import round_pair, round_publish
 from tournaments.live.start import live_begin
 from tournaments.models import Entry, LiveTable, Tournament
-from tournaments.registration import announcement_save, tournament_register
 from tournaments.sheets.services import sheet_import_bytes
 
 
