@@ -19,6 +19,7 @@ import re
 import struct
 import zipfile
 
+from defusedxml import DefusedXmlException, ElementTree
 from openpyxl.utils.cell import column_index_from_string
 
 from rules import words
@@ -183,8 +184,6 @@ def _sheet_title(archive: zipfile.ZipFile, part: str) -> str:
     """The title a referee sees for a worksheet part ('Games' for xl/worksheets/sheet3.xml), else the part's
     name. Reads the workbook and its relations through defusedxml; their size is bounded by the guard."""
     try:
-        from defusedxml import ElementTree
-
         rels = ElementTree.fromstring(archive.read("xl/_rels/workbook.xml.rels"))
         targets = {
             rel.get("Id"): rel.get("Target", "").lstrip("/").removeprefix("xl/")
@@ -261,8 +260,6 @@ def refusal(code: str, **params: object) -> Issue:
 
 
 def is_defused_error(exc: BaseException) -> bool:
-    from defusedxml import DefusedXmlException
-
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen:
