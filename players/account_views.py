@@ -25,7 +25,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
@@ -147,7 +146,7 @@ class SettingsForm(forms.Form):
     language = forms.ChoiceField(label=gettext_lazy("Language of the emails"), choices=settings.LANGUAGES)
 
 
-@login_required
+@permissions.rule_required(permissions.is_signed_in)
 @require_http_methods(["GET", "POST"])
 def account_page(request):
     """The account's page: its player record (or how to claim it), its emails, its sanctions, its data."""
@@ -178,7 +177,7 @@ def account_page(request):
     })
 
 
-@login_required
+@permissions.rule_required(permissions.is_signed_in)
 @require_safe
 def account_data(request):
     """Everything the site holds on the account and its player, as a JSON file."""
@@ -201,7 +200,7 @@ class ClaimForm(forms.Form):
         help_text=gettext_lazy("Where and when you played, your club: whatever helps the board recognise you."))
 
 
-@login_required
+@permissions.rule_required(permissions.is_signed_in)
 @require_safe
 def claim_search(request):
     """Find one's record by name (or ID) and ask for it."""
@@ -225,7 +224,7 @@ def claim_search(request):
     })
 
 
-@login_required
+@permissions.rule_required(permissions.is_signed_in)
 @require_http_methods(["GET", "POST"])
 def claim_ask_view(request, player_id: int):
     """The record, what happens next, and the request (or why it cannot be made)."""
@@ -247,7 +246,7 @@ def claim_ask_view(request, player_id: int):
     })
 
 
-@login_required
+@permissions.rule_required(permissions.is_signed_in)
 @require_POST
 def claim_cancel_view(request):
     if claim_cancel(user=request.user) is not None:
@@ -255,7 +254,7 @@ def claim_cancel_view(request):
     return redirect("account")
 
 
-@login_required
+@permissions.rule_required(permissions.is_signed_in)
 @require_http_methods(["GET", "POST"])
 def claim_token_view(request, token: str):
     """A tournament day's private link, opened by a signed-in account: linked at once (players.claims).
@@ -290,7 +289,7 @@ class CloseForm(forms.Form):
         return password
 
 
-@login_required
+@permissions.rule_required(permissions.is_signed_in)
 @require_http_methods(["GET", "POST"])
 def account_close_view(request):
     user = request.user

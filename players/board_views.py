@@ -11,7 +11,6 @@ from datetime import timedelta
 
 from django import forms
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Q
 from django.http import Http404
@@ -257,8 +256,6 @@ def sanction_withdraw_view(request, pk: int):
         messages.info(request, _("Sanction #%(id)s was already withdrawn (by someone else, or by a second click): "
                                  "nothing more to do.") % {"id": pk})
         return redirect("board:sanctions")
-    if sanction.kind == Sanction.EXCLUSION and not permissions.is_board(request.user):
-        raise PermissionDenied
     form = SanctionWithdrawForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:

@@ -23,7 +23,7 @@ the reason of a sanction is the board's alone. Nobody but the board sees exclusi
 itself is visible publicly only as the player's absence.
 
 Only the board makes an account a referee (the admin, or naming it as a referee of a tournament it registers):
-a referee may name as co-referees only accounts that referee already (tournaments.registration_views).
+a referee may name as co-referees only accounts that referee already (tournaments.before.forms).
 
 What others import:
 
@@ -38,7 +38,10 @@ What others import:
     can_manage_tournament(user, tournament)         its sheets, corrections and tournament day
     can_send_sheet(user, tournament | None)         can_see_sheet(user, sheet)
     my_tournaments(user) -> Tournament queryset     can_register_tournament(user)
-    rule_required(rule, *, tournament_kwarg=None)   view decorator (below)
+    is_list_checker(user, tournament)               can_check_lists(user, tournament): the lists before publication
+    can_manage_entries(user, tournament)            refusing an entry, lifting a late-list penalty
+    spare_only(user, tournament)                    is_entry_player(user, entry)
+    rule_required(rule, *, tournament_kwarg=None)   the one guard of a page (below), is_signed_in its loosest rule
     permission_for(rule)                            a DRF permission class from a rule of the user
 
 Every ``can_*`` function takes the user first and returns a bool; anonymous and inactive users get False.
@@ -59,13 +62,18 @@ from django.utils import timezone
 from rest_framework.permissions import BasePermission
 
 from players.models import Player, Sanction
-from tournaments.models import LiveEntrant, Registration, Tournament
+from tournaments.models import Announcement, LiveEntrant, Registration, Tournament
 
 # --- roles ------------------------------------------------------------------------------------------------------
 
 
 def _active(user) -> bool:
     return bool(user is not None and getattr(user, "is_authenticated", False) and getattr(user, "is_active", False))
+
+
+def is_signed_in(user) -> bool:
+    """Any active account: the guard of a page whose own object (an entry, a sheet, a table) decides the rest."""
+    return _active(user)
 
 
 def is_board(user) -> bool:
@@ -198,15 +206,35 @@ def can_see_sheet(user, sheet) -> bool:
     return sheet.tournament is not None and can_manage_tournament(user, sheet.tournament)
 
 
+# --- before a tournament: entries and army lists (tournaments.before) -------------------------------------------------
 
 
+def is_list_checker(user, tournament) -> bool:
+    try:
+        checker_id = tournament.announcement.list_checker_id
+    except Announcement.DoesNotExist:
+        return False
+    return bool(checker_id and getattr(user, "is_active", False) and checker_id == user.pk)
 
 
+def can_check_lists(user, tournament) -> bool:
+    """The lists before publication, and their check: the list checker, the referees, the board."""
+    return is_board(user) or is_referee_of(user, tournament) or is_list_checker(user, tournament)
 
 
+def can_manage_entries(user, tournament) -> bool:
+    """Refusing an entry, lifting a penalty: the referees and the board (not the list checker)."""
+    return is_board(user) or is_referee_of(user, tournament)
 
 
+def spare_only(user, tournament) -> bool:
+    """App. 1 §9: a referee of the tournament or its list checker plays only as the spare."""
+    return is_referee_of(user, tournament) or is_list_checker(user, tournament)
 
+
+def is_entry_player(user, entry) -> bool:
+    player = player_of(user)
+    return player is not None and player.pk == entry.player_id
 
 
 # --- views -------------------------------------------------------------------------------------------------------

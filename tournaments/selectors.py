@@ -36,6 +36,7 @@ from django.utils.translation import gettext as _
 
 from adlg_site.words import say
 from championship.models import ChampionshipResult
+from players import permissions
 from players.models import SPARE_ID, Country, Player
 from players.selectors import person_name
 from ratings.models import RatingEvent
@@ -301,7 +302,7 @@ def before_the_tournament(*, tournament: Tournament, viewer=None, today: date | 
         entries=entry_listing(tournament=tournament, viewer=viewer, today=today),
         my_entry=entry_of(user=viewer, tournament=tournament) if viewer is not None else None,
         published=published_lists(tournament=tournament, today=today),
-        can_check=viewer is not None and entry_rules.can_check_lists(viewer, tournament),
+        can_check=viewer is not None and permissions.can_check_lists(viewer, tournament),
     )
 
 

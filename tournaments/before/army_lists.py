@@ -44,17 +44,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from players.audit import audit_record
+from players.permissions import can_check_lists, is_entry_player
 from rules.charter import IdenticalLists, identical_lists
 from rules.sheet.format import FORMULA_STARTS
 from rules.sheet.guard import guard
-from tournaments.before.entries import (
-    STARTED,
-    EntryRefused,
-    announcement_of,
-    can_check_lists,
-    entries_phase,
-    is_entry_player,
-)
+from tournaments.before.entries import STARTED, EntryRefused, announcement_of, entries_phase
 from tournaments.models import ArmyList, Entry, Tournament
 
 LIST_MAX_BYTES = 2 * 1024 * 1024
@@ -240,7 +234,7 @@ def lists_published(*, tournament: Tournament, today: date | None = None) -> boo
 
 
 def list_visible(user, army_list: ArmyList, *, today: date | None = None) -> bool:
-    """Whether `user` may see this list: its player, the checkers (tournaments.before.entries), or anyone once the lists
+    """Whether `user` may see this list: its player, the checkers (players.permissions), or anyone once the lists
     are published (then only each entered player's current list)."""
     entry = army_list.entry
     if is_entry_player(user, entry) or can_check_lists(user, entry.tournament):

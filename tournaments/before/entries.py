@@ -22,7 +22,8 @@ listed without the name
     player, the referees, the list checker and the board still see them.
 checkers
     Who checks the lists (App. 1 §11) and sees them before publication: the announcement's list checker (the
-    tournament's referees when none is named, and they may always), and the technical board.
+    tournament's referees when none is named, and they may always), and the technical board
+    (players.permissions.can_check_lists, beside the other rules of who may do what).
 late-list penalty
     App. 7 §2: 20 points off the tournament score of a player whose first list arrived after the deadline, unless
     a referee lifts it with a reason. It reaches the tournament's facts through the Players sheet's Penalty and
@@ -43,7 +44,7 @@ from django.utils.translation import gettext as _
 
 from players.audit import audit_record
 from players.models import Player
-from players.permissions import is_board, is_referee_of, player_of
+from players.permissions import can_check_lists, can_manage_entries, is_entry_player, player_of, spare_only
 from rules.charter import LATE_LIST_PENALTY
 from rules.words import Worded
 from tournaments.models import Announcement, ArmyList, Entry, Registration, Tournament
@@ -88,40 +89,11 @@ def pool_names(tournament: Tournament) -> list[str]:
     return names or ["A"]
 
 
-# --- roles ---------------------------------------------------------------------------------------------------
-
-
-def is_list_checker(user, tournament: Tournament) -> bool:
-    announcement = announcement_of(tournament)
-    return bool(announcement and announcement.list_checker_id and getattr(user, "is_active", False)
-                and announcement.list_checker_id == user.pk)
-
-
-def can_check_lists(user, tournament: Tournament) -> bool:
-    """The lists before publication, and their check: the list checker, the referees, the board."""
-    return is_board(user) or is_referee_of(user, tournament) or is_list_checker(user, tournament)
-
-
-def can_manage_entries(user, tournament: Tournament) -> bool:
-    """Refusing an entry, lifting a penalty: the referees and the board (not the list checker)."""
-    return is_board(user) or is_referee_of(user, tournament)
-
-
-def spare_only(user, tournament: Tournament) -> bool:
-    """App. 1 §9: a referee of the tournament or its list checker plays only as the spare."""
-    return is_referee_of(user, tournament) or is_list_checker(user, tournament)
-
-
 def entry_of(*, user, tournament: Tournament) -> Entry | None:
     player = player_of(user)
     if player is None:
         return None
     return Entry.objects.filter(tournament=tournament, player=player).first()
-
-
-def is_entry_player(user, entry: Entry) -> bool:
-    player = player_of(user)
-    return player is not None and player.pk == entry.player_id
 
 
 # --- services ------------------------------------------------------------------------------------------------
@@ -249,15 +221,11 @@ class ListedEntry:
     mine: bool
 
 
-def sees_every_name(viewer, tournament: Tournament) -> bool:
-    return can_check_lists(viewer, tournament)
-
-
 def entry_listing(*, tournament: Tournament, viewer=None, today: date | None = None) -> list[ListedEntry]:
     """The entered players as the viewer may see them: before the first day, a player listed without the name is
     shown without it to everyone but themselves, the referees, the list checker and the board."""
     today = today or timezone.localdate()
-    everything = today >= tournament.start_date or sees_every_name(viewer, tournament)
+    everything = today >= tournament.start_date or can_check_lists(viewer, tournament)
     own = player_of(viewer)
     rows = []
     for entry in (Entry.objects.filter(tournament=tournament, status=Entry.ENTERED)

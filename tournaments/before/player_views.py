@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import PurePath
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_POST, require_safe
 
-from players.permissions import player_of
+from players import permissions
 from ratings.selectors import country_name
 from tournaments.before import entries as entry_rules
 from tournaments.before.army_lists import LIST_MAX_BYTES, army_list_submit, list_history, list_visible
@@ -33,7 +32,7 @@ def _entry_page(request, tournament: Tournament, *, entry_form=None, list_form=N
     user = request.user
     entry = entry_of(user=user, tournament=tournament)
     phase = entry_rules.entries_phase(tournament)
-    spare_only = entry_rules.spare_only(user, tournament)
+    spare_only = permissions.spare_only(user, tournament)
     if entry_form is None:
         initial = {"pool": entry.pool} if entry else {}
         entry_form = EntryForm(pools=entry_rules.pool_names(tournament), spare_only=spare_only, initial=initial)
@@ -44,7 +43,7 @@ def _entry_page(request, tournament: Tournament, *, entry_form=None, list_form=N
                                  if history else None)
     return render(request, "public/entry.html", {
         "tournament": tournament, "announcement": entry_rules.announcement_of(tournament),
-        "linked": player_of(user) is not None, "entry": entry, "phase": phase,
+        "linked": permissions.player_of(user) is not None, "entry": entry, "phase": phase,
         "entry_form": entry_form, "list_form": list_form, "history": history,
         "current": history[0] if history else None, "penalty": points, "errors": list(errors),
     }, status=status)
@@ -58,18 +57,17 @@ def _refusal_on(form, refused: EntryRefused) -> list[str]:
     return [refused.message]
 
 
-@login_required
+@permissions.rule_required(permissions.is_signed_in, tournament_kwarg="tournament_id")
 @require_safe
-def entry_page(request, tournament_id: int):
-    return _entry_page(request, get_object_or_404(Tournament, pk=tournament_id))
+def entry_page(request, tournament: Tournament):
+    return _entry_page(request, tournament)
 
 
-@login_required
+@permissions.rule_required(permissions.is_signed_in, tournament_kwarg="tournament_id")
 @require_POST
-def entry_register_view(request, tournament_id: int):
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
+def entry_register_view(request, tournament: Tournament):
     form = EntryForm(request.POST, pools=entry_rules.pool_names(tournament),
-                     spare_only=entry_rules.spare_only(request.user, tournament))
+                     spare_only=permissions.spare_only(request.user, tournament))
     if not form.is_valid():
         return _entry_page(request, tournament, entry_form=form, status=400)
     try:
@@ -83,10 +81,9 @@ def entry_register_view(request, tournament_id: int):
     return redirect("entry_page", tournament_id=tournament.pk)
 
 
-@login_required
+@permissions.rule_required(permissions.is_signed_in, tournament_kwarg="tournament_id")
 @require_POST
-def entry_withdraw_view(request, tournament_id: int):
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
+def entry_withdraw_view(request, tournament: Tournament):
     entry = entry_of(user=request.user, tournament=tournament)
     if entry is None:
         raise Http404
@@ -99,10 +96,9 @@ def entry_withdraw_view(request, tournament_id: int):
 
 
 @csrf_exempt  # the CSRF check reads the body: its size is checked first, then _list_send checks the token
-@login_required
+@permissions.rule_required(permissions.is_signed_in, tournament_kwarg="tournament_id")
 @require_POST
-def army_list_send(request, tournament_id: int):
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
+def army_list_send(request, tournament: Tournament):
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:

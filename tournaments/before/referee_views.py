@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -117,7 +116,7 @@ def _entries_page(request, tournament: Tournament, *, bound: dict | None = None,
     bound = bound or {}
     entries = list(tournament_entries(tournament=tournament))
     latest = current_lists(entries)
-    manage = entry_rules.can_manage_entries(request.user, tournament)
+    manage = permissions.can_manage_entries(request.user, tournament)
     flagged = {e.pk: flag for flag in identical_flags(tournament=tournament) for e in flag.entries}
     rows = []
     for entry in entries:
@@ -145,13 +144,13 @@ def _entries_page(request, tournament: Tournament, *, bound: dict | None = None,
     }, status=status)
 
 
-@permissions.rule_required(entry_rules.can_check_lists, tournament_kwarg="pk")
+@permissions.rule_required(permissions.can_check_lists, tournament_kwarg="pk")
 @require_safe
 def entries_manage(request, tournament: Tournament):
     return _entries_page(request, tournament)
 
 
-@permissions.rule_required(entry_rules.can_check_lists, tournament_kwarg="pk")
+@permissions.rule_required(permissions.can_check_lists, tournament_kwarg="pk")
 @require_POST
 def army_list_check_view(request, tournament: Tournament, list_id: int):
     army_list = get_object_or_404(ArmyList.objects.select_related("entry__tournament").defer("content"),
@@ -194,21 +193,21 @@ def _entry_action(request, tournament: Tournament, entry_id: int, kind: str, ser
     return _entries_page(request, tournament, bound={(kind, entry.pk): form}, status=400)
 
 
-@permissions.rule_required(entry_rules.can_manage_entries, tournament_kwarg="pk")
+@permissions.rule_required(permissions.can_manage_entries, tournament_kwarg="pk")
 @require_POST
 def entry_refuse_view(request, tournament: Tournament, entry_id: int):
     return _entry_action(request, tournament, entry_id, "refuse", entry_refuse,
                          _("The entry of %(name)s is refused; the player reads your reason."))
 
 
-@permissions.rule_required(entry_rules.can_manage_entries, tournament_kwarg="pk")
+@permissions.rule_required(permissions.can_manage_entries, tournament_kwarg="pk")
 @require_POST
 def penalty_lift_view(request, tournament: Tournament, entry_id: int):
     return _entry_action(request, tournament, entry_id, "lift", late_penalty_lift,
                          _("The late-list penalty of %(name)s is lifted."))
 
 
-@login_required
+@permissions.rule_required(permissions.is_signed_in)
 @require_safe
 def lists_home(request):
     """The tournaments whose entries and lists this account sees: as their list checker, referee or board."""
@@ -219,7 +218,7 @@ def lists_home(request):
                 | mine.filter(referees=request.user)).distinct()
     tournaments = list(mine.select_related("announcement").order_by("start_date", "id")[:100])
     for tournament in tournaments:
-        tournament.checker_role = entry_rules.is_list_checker(request.user, tournament)
+        tournament.checker_role = permissions.is_list_checker(request.user, tournament)
     return render(request, "board/lists_home.html", {"tournaments": tournaments,
                                                      "referee": permissions.is_referee(request.user)})
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
@@ -157,7 +156,7 @@ def live_now(request, tournament_id: int):
     return response
 
 
-@login_required
+@permissions.rule_required(permissions.is_signed_in)
 @require_POST
 @rate_limited("live_claim")
 def live_claim(request, tournament_id: int, table_id: int):

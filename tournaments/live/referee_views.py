@@ -13,8 +13,6 @@ and shows the form as it was typed.
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.db.models import BooleanField, Count, ExpressionWrapper, Q
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -59,7 +57,7 @@ from tournaments.models import LiveRound, LiveTournament, Tournament
 from tournaments.selectors import results_on_site, without_results
 
 
-@login_required
+@permissions.rule_required(permissions.can_register_tournament)
 @require_GET
 def live_home(request):
     """The tournaments this user may run live: theirs (the board: every calendar tournament near today), those
@@ -70,10 +68,8 @@ def live_home(request):
         tournaments = Tournament.objects.filter(
             Q(live__isnull=False) | Q(status=Tournament.REGISTERED, end_date__gte=today - timezone.timedelta(days=7),
                                       start_date__lte=today + timezone.timedelta(days=60)))
-    elif permissions.is_referee(user):
+    else:  # a referee (the guard)
         tournaments = permissions.my_tournaments(user).filter(Q(live__isnull=False) | Q(status=Tournament.REGISTERED))
-    else:
-        raise PermissionDenied
     tournaments = list(tournaments.select_related("live").annotate(
         runnable=ExpressionWrapper(without_results(), output_field=BooleanField()),
         published_rounds=Count("live__rounds", filter=Q(live__rounds__published_at__isnull=False)),

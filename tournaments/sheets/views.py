@@ -17,7 +17,6 @@ from pathlib import PurePath
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.db.models import BooleanField, ExpressionWrapper
 from django.http import Http404, HttpResponse
@@ -302,7 +301,7 @@ def _upload(request):
 
 
 @require_GET
-@login_required
+@permissions.rule_required(permissions.is_signed_in)
 def sheet_detail(request, pk: int):
     """The report of a sheet with errors, or the preview of a checked one."""
     sheet = _visible_sheet(request, pk)
@@ -348,7 +347,7 @@ def _preview(request, sheet: Sheet, form: ConfirmForm, *, status: int = 200) -> 
 
 
 @require_POST
-@login_required
+@permissions.rule_required(permissions.is_signed_in)
 def sheet_confirm(request, pk: int):
     sheet = _visible_sheet(request, pk)
     if sheet.status != Sheet.CHECKED:
@@ -390,7 +389,7 @@ def sheet_confirm(request, pk: int):
 
 
 @require_GET
-@login_required
+@permissions.rule_required(permissions.is_signed_in)
 def sheet_status(request, pk: int):
     sheet = _visible_sheet(request, pk)
     return render(
@@ -407,7 +406,7 @@ def sheet_status(request, pk: int):
 
 
 @require_GET
-@login_required
+@permissions.rule_required(permissions.is_signed_in)
 def sheet_annotated(request, pk: int):
     sheet = _visible_sheet(request, pk)
     # The report stored with the sheet: only the copy itself needs the file opened.
@@ -433,7 +432,7 @@ def sheet_annotated(request, pk: int):
 
 
 @require_GET
-@login_required
+@permissions.rule_required(permissions.is_signed_in)
 def sheet_file(request, pk: int):
     """The uploaded file, byte for byte."""
     sheet = _visible_sheet(request, pk)
