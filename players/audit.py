@@ -128,7 +128,7 @@ def _shown(value) -> str:
     return str(value)
 
 
-def audit_entries(*, action: str = "", object_type: str = "", object_id: str = "", username: str = "",
+def audit_trail(*, action: str = "", object_type: str = "", object_id: str = "", username: str = "",
                   since: date | None = None):
     """The audit trail filtered for the board's reader."""
     qs = AuditEntry.objects.select_related("user")

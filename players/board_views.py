@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from adlg_site.inputs import MAX_WHOLE, whole_number
 from players import permissions
-from players.audit import action_label, audit_described, audit_entries
+from players.audit import action_label, audit_described, audit_trail
 from players.claims import ClaimError, claim_confirm, claim_refuse, claims_pending, confirmed_email, player_unlink
 from players.governance import (
     GovernanceError,
@@ -401,7 +401,7 @@ def unlink(request, player_id: int):
 def audit(request):
     form = AuditFilterForm(request.GET or None)
     filters = form.cleaned_data if form.is_valid() else {}
-    qs = audit_entries(action=filters.get("action", ""), object_type=filters.get("object_type", ""),
+    qs = audit_trail(action=filters.get("action", ""), object_type=filters.get("object_type", ""),
                        object_id=filters.get("object_id", ""), username=filters.get("user", ""),
                        since=filters.get("since"))
     page = Paginator(qs, 50).get_page(request.GET.get("page"))

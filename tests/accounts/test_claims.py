@@ -12,7 +12,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from players.audit import audit_entries
+from players.audit import audit_trail
 from players.claims import (
     ClaimError,
     claim_ask,
@@ -32,7 +32,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _actions() -> list[str]:
-    return list(audit_entries().order_by("at", "id").values_list("action", flat=True))
+    return list(audit_trail().order_by("at", "id").values_list("action", flat=True))
 
 
 # --- asked, then decided by the board ----------------------------------------------------------------------------
@@ -174,7 +174,7 @@ def test_the_board_undoes_a_link_with_a_reason_audited(board):
     assert player.user is None and player_of(user) is None
     claim = PlayerClaim.objects.get(player=player)
     assert claim.status == PlayerClaim.UNDONE and claim.reason == "Shared account of two brothers"
-    entry = audit_entries(action="player_unlink").get()
+    entry = audit_trail(action="player_unlink").get()
     assert entry.user == board and entry.changes["reason"] == "Shared account of two brothers"
     # Either may be linked again.
     assert claim_ask(user=user, player=player).status == PlayerClaim.PENDING
@@ -201,7 +201,7 @@ def test_a_token_of_a_tournament_the_player_played_links_at_once():
     assert row.used_by == user and row.used_at is not None
     assert secret not in row.digest and len(row.digest) == 64  # only the digest is stored
     assert row.expires_at > timezone.now() + timedelta(days=59)
-    assert audit_entries(action="claim_token").get().changes["tournament"] == tournament.pk
+    assert audit_trail(action="claim_token").get().changes["tournament"] == tournament.pk
 
 
 def test_a_token_settles_the_accounts_waiting_request_and_refuses_others_for_that_record():

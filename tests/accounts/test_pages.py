@@ -10,7 +10,7 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from players.audit import audit_entries
+from players.audit import audit_trail
 from players.claims import claim_ask, claim_token_issue
 from players.governance import sanction_give
 from players.models import AccountSettings, Player, PlayerClaim
@@ -206,7 +206,7 @@ def test_the_board_undoes_a_link(client, board):
     assert "Undo the link of" in _page(client, "board:player_unlink", player.pk)
     client.post(reverse("board:player_unlink", args=[player.pk]), {"reason": "Mistaken confirmation"})
     assert player_of(user) is None
-    assert audit_entries(action="player_unlink").get().changes["reason"] == "Mistaken confirmation"
+    assert audit_trail(action="player_unlink").get().changes["reason"] == "Mistaken confirmation"
 
 
 def test_the_queue_is_the_boards_alone(client, referee):
@@ -236,7 +236,7 @@ def test_closing_the_account_keeps_the_record_unlinked_and_audits_it(client):
     assert not EmailAddress.objects.filter(email="ada@example.org").exists()
     player.refresh_from_db()
     assert player.user is None and Player.objects.filter(pk=player.pk).exists()
-    entry = audit_entries(action="account_close").get()
+    entry = audit_trail(action="account_close").get()
     assert entry.object_id == str(pk) and entry.changes == {"player": player.pk}
     assert "ada@example.org" not in entry.summary
     assert "_auth_user_id" not in client.session

@@ -1,6 +1,6 @@
 """The page at a player's private link (PAIRING.md §6, tournaments.live.links): no account, no sign-in. Whoever
 holds the link sees the player's table in the current round, their opponent, their place in the standings and,
-when the referee allows players' results, enters the result of their table (results.result_claim, the service an
+when the referee allows players' results, enters the result of their table (results.result_report, the service an
 account's entry goes through too).
 
 The link is a secret: the page is never cached by anyone but the phone (never_cache), never indexed, and its
@@ -27,7 +27,7 @@ from tournaments.live.links import entrant_by_link, entrant_link_path
 from tournaments.live.page_tools import lang, one_effect, words
 from tournaments.live.pools import key_of
 from tournaments.live.refusals import LiveRefused
-from tournaments.live.results import result_claim
+from tournaments.live.results import result_report
 from tournaments.models import LiveEntrant, LiveTable, LiveTournament, Tournament
 
 
@@ -46,12 +46,12 @@ def live_link(request, tournament_id: int, token: str):
         return _private(render(request, "live/link_gone.html", status=404))
     live = entrant.live
     if request.method == "POST":
-        return _private(_link_claim(request, live.tournament, live, entrant))
+        return _private(_link_report(request, live.tournament, live, entrant))
     return _private(_link_page(request, live, entrant))
 
 
 @one_effect()
-def _link_claim(request, tournament: Tournament, live: LiveTournament, entrant: LiveEntrant):
+def _link_report(request, tournament: Tournament, live: LiveTournament, entrant: LiveEntrant):
     """The player's entry of their table's result: once per action key (a double tap, a second tab)."""
     form = LinkResultForm(request.POST, codes=tournament.system.get_ruleset().result_codes, auto_id="link-%s")
     if not form.is_valid():
@@ -64,7 +64,7 @@ def _link_claim(request, tournament: Tournament, live: LiveTournament, entrant: 
         return _link_page(request, live, entrant, status=400, errors=[
             _("This form was for another round's table: here is your table now. Nothing was saved.")])
     try:
-        saved = result_claim(live, table, entrant=entrant, result=form.result_for(table.table))
+        saved = result_report(live, table, entrant=entrant, result=form.result_for(table.table))
     except LiveRefused as exc:
         return _link_page(request, live, entrant, form=form, errors=words(exc), status=400)
     if saved.result:

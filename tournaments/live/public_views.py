@@ -32,7 +32,7 @@ from tournaments.live import selectors
 from tournaments.live.forms import ResultForm
 from tournaments.live.page_tools import lang, words
 from tournaments.live.refusals import LiveRefused
-from tournaments.live.results import result_claim
+from tournaments.live.results import result_report
 from tournaments.models import LiveEntrant, LiveTable, LiveTournament
 
 # How long a rendered fragment is kept: its key holds the version, so a change is never served stale; this only
@@ -121,7 +121,7 @@ def _public_page(request, live, *, errors=(), claim_form=None, status=200):
         own, theirs = (table.claim_a, table.claim_b) if mine_a else (table.claim_b, table.claim_a)
         opponent = table.b_name if mine_a else table.a_name
     if (mine is not None and live.players_enter_results and not mine[2].result and live.published_at is None
-            and mine[2].b is not None):  # a game against the spare is the referee's to enter (results.result_claim)
+            and mine[2].b is not None):  # a game against the spare is the referee's to enter (results.result_report)
         codes = live.tournament.system.get_ruleset().result_codes
         claim = claim_form or ResultForm(initial=own, codes=codes, auto_id="claim-%s")
     response = render(request, "live/page.html", {
@@ -176,7 +176,7 @@ def live_claim(request, tournament_id: int, table_id: int):
         return _public_page(request, live, claim_form=form, status=400,
                             errors=[_("Choose a result; losses are whole numbers from 0 to 100.")])
     try:
-        saved = result_claim(live, table, entrant=entrant, result=form.result_for(table.table), user=request.user)
+        saved = result_report(live, table, entrant=entrant, result=form.result_for(table.table), user=request.user)
     except LiveRefused as exc:
         return _public_page(request, live, claim_form=form, errors=words(exc), status=400)
     if saved.result:

@@ -195,7 +195,7 @@ def game_maximum(ruleset) -> float:
     return max(max(scores(ruleset, code, 0, 100)) for code in ruleset.result_codes)
 
 
-def result_claim(live: LiveTournament, table: LiveTable, *, entrant: LiveEntrant, result: Result,
+def result_report(live: LiveTournament, table: LiveTable, *, entrant: LiveEntrant, result: Result,
                  user=None) -> LiveTable:
     """A player's entry of their own table: it counts once both players have entered the same result. The one
     service of both ways a player enters it: a signed-in account linked to the player (`user`), and the entrant's

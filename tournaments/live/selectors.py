@@ -62,23 +62,25 @@ class TableView:
     missed: bool
     a_score: float | None  # the game scores as they count (rules.scoring), once the result is in
     b_score: float | None
-    claimed: bool  # one player entered a result, waiting for the other
+    reported: bool  # one player entered a result, waiting for the other
     revision: int = 0
-    # What each player entered while the result is not in: {"result", "a_losses", "b_losses", "free"} or None.
-    claim_a: dict | None = None
-    claim_b: dict | None = None
+    # What each player reported while the result is not in: {"result", "a_losses", "b_losses", "free"} or None
+    # (the table's columns claim_a and claim_b).
+    report_a: dict | None = None
+    report_b: dict | None = None
     a_seat: Seat | None = None
     b_seat: Seat | None = None  # None: the spare
 
     @property
     def disputed(self) -> bool:
         """Both players entered a result and they differ: the referee settles the table (PAIRING.md §6)."""
-        return not self.result and None not in (self.claim_a, self.claim_b) and self.claim_a != self.claim_b
+        return not self.result and None not in (self.report_a, self.report_b) and self.report_a != self.report_b
 
     @property
-    def claims(self) -> list[tuple[dict, str]]:
-        """The players' entries waiting to count, each with the name of who entered it."""
-        return [(claim, name) for claim, name in ((self.claim_a, self.a_name), (self.claim_b, self.b_name)) if claim]
+    def reports(self) -> list[tuple[dict, str]]:
+        """The players' reports waiting to count, each with the name of who entered it."""
+        return [(report, name) for report, name in ((self.report_a, self.a_name), (self.report_b, self.b_name))
+                if report]
 
     @property
     def names(self) -> str:
@@ -395,9 +397,9 @@ def table_view(table: LiveTable, ruleset) -> TableView:
         b_key=key_of(table.b) if table.b else SPARE_ID, a_name=entrant_name(table.a),
         b_name=entrant_name(table.b) if table.b else spare_name(), result=table.result, a_losses=table.a_losses,
         b_losses=table.b_losses, free=table.free, missed=table.missed, a_score=a_score, b_score=b_score,
-        claimed=not table.result and (table.claim_a is not None or table.claim_b is not None),
-        revision=table.revision, claim_a=None if table.result else table.claim_a,
-        claim_b=None if table.result else table.claim_b)
+        reported=not table.result and (table.claim_a is not None or table.claim_b is not None),
+        revision=table.revision, report_a=None if table.result else table.claim_a,
+        report_b=None if table.result else table.claim_b)
 
 
 def table_of_player(view: LiveView, player_id: int) -> tuple[PoolView, RoundView, TableView] | None:
