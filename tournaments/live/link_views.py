@@ -89,7 +89,7 @@ def _link_page(request, live: LiveTournament, entrant: LiveEntrant, *, form=None
     if mine is not None:
         _pool, round_, table = mine
         side = "a" if table.a.pk == entrant.pk else "b"
-        own, theirs = (table.claim_a, table.claim_b) if side == "a" else (table.claim_b, table.claim_a)
+        own, theirs = (table.report_a, table.report_b) if side == "a" else (table.report_b, table.report_a)
         context.update(round=round_, table=table, side=side,
                        opponent=table.b_name if side == "a" else table.a_name, own=own, theirs=theirs)
         if live.players_enter_results and not table.result and table.b is not None and view.running:

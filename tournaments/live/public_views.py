@@ -118,7 +118,7 @@ def _public_page(request, live, *, errors=(), claim_form=None, status=200):
     if mine is not None:  # what each of the two entered, as the private link's page shows it
         table = mine[2]
         mine_a = table.a.player_id == player.pk
-        own, theirs = (table.claim_a, table.claim_b) if mine_a else (table.claim_b, table.claim_a)
+        own, theirs = (table.report_a, table.report_b) if mine_a else (table.report_b, table.report_a)
         opponent = table.b_name if mine_a else table.a_name
     if (mine is not None and live.players_enter_results and not mine[2].result and live.published_at is None
             and mine[2].b is not None):  # a game against the spare is the referee's to enter (results.result_report)
