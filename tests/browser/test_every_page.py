@@ -160,7 +160,7 @@ def admin_pages(d: Data) -> list[Page]:
 
 
 def live_pages(d: Data) -> list[Page]:
-    """The tournament day (issue 23): the demo federation's tournament running live today (seed_demo), its public
+    """The tournament day: the demo federation's tournament running live today (seed_demo), its public
     page and the referee's pages; the start page of a calendar tournament not yet run live."""
     pk = d.live
     return [
