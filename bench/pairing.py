@@ -6,7 +6,7 @@ after five rounds
     128 players in 7 rounds (P = N, so adapted Swiss by default; classic timed too), 10% independent, the
     rest in 12 clubs. Rounds 1 (`draw`) to 5 are paired by the module itself, each game won by the better
     rated player with the Elo expectation (scale 500); the standing is by wins, then rating, then ID. Timed:
-    pairing round 6. The issue's target: under 1 second on this machine.
+    pairing round 6. The target: under 1 second on this machine.
 worst case
     The slowest of these constructed pools of 128 players, each with a history a tournament can have (every
     earlier round a complete pairing, so no one has met more than 5 players after five rounds):

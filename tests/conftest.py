@@ -1,4 +1,5 @@
-"""Shared fixtures: the personas of STYLE.md and the switch that runs service tests only where services exist.
+"""Shared fixtures: the personas every test meets (a board member, a referee, another referee, a player with an
+account) and the switch that runs service tests only where services exist.
 
 Tests marked `services` need PostgreSQL and Redis. On the embedded default they are skipped; when
 REQUIRE_SERVICES=1 (CI's second pass) a missing service is a failure, never a silent skip.

@@ -295,7 +295,7 @@ def sheet_bytes(rng: random.Random, tournament: DemoTournament, games: list[tupl
     return buffer.getvalue()
 
 
-# --- before the tournament (issue 33): what the demo's announcements, lists and checker write ---------------------
+# --- before the tournament: what the demo's announcements, lists and checker write --------------------------------
 
 # Army lists by name and number, as players give them (the demo's numbers, not checked against the official lists).
 ARMY_NUMBERS = {"Carthaginian": "45", "Early Imperial Roman": "58", "Alexandrian Macedonian": "30",

@@ -1,4 +1,4 @@
-/* The tournament day without network (issue 31): a form the hall's network failed waits on the phone and is sent
+/* The tournament day without network: a form the hall's network failed waits on the phone and is sent
    once when the network returns. Progressive enhancement only: without this file every form posts as usual.
 
    - Any <form data-offline-queue="<tournament id>"> takes part; the attribute names the queue (one per tournament,

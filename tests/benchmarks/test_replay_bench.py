@@ -1,4 +1,4 @@
-"""bench/replay.py runs end to end and prints the figures the issue names: a tiny federation on the real
+"""bench/replay.py runs end to end and prints the figures bench/README.md records: a tiny federation on the real
 PostgreSQL, in the bench's own database, so that a change to the replay cannot quietly break its benchmark."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Before the tournament (issue 33), in Debian's Chromium, the whole journey: the referee announces the tournament;
+"""Before the tournament, in Debian's Chromium, the whole journey: the referee announces the tournament;
 a player signs up on a phone, confirms the address (the test reads the email the in-process worker sent), links
 the account to their federation record by the private link a tournament day handed them, enters the tournament
 and sends an army list; the list checker returns it with a

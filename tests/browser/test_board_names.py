@@ -1,4 +1,4 @@
-"""The board at its desk reads people by name (issue 32): the audit log says who did what to whom, when, in words."""
+"""The board at its desk reads people by name: the audit log says who did what to whom, when, in words."""
 
 from __future__ import annotations
 

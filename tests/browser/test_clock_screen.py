@@ -1,4 +1,4 @@
-"""The round clock and the hall's big screen (issue 31), in Debian's Chromium.
+"""The round clock and the hall's big screen, in Debian's Chromium.
 
 The server's time is set by the test (tournaments.live.clock.clock_now: the live server runs in this process) and
 the page's own clock moved with Playwright's fake clock by as much, as a phone sees the minutes go by: the clock

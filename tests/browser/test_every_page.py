@@ -12,7 +12,7 @@ To crawl more pages (the tournament day's live pages, say), add a function to PA
 federation's `Data` and returns `Page`s, computed from `Data` alone, without the database (what a page needs from
 the federation goes into `Data`, filled by `demo_federation`): the crawl lists the pages' names when pytest collects
 the tests, from a placeholder `Data`, and builds their paths from the real one. A `Page` may carry an `action`
-that reaches it by filling a form. The screenshots of the issue's four pages are kept:
+that reaches it by filling a form. The screenshots of the four pages a report named are kept:
 test-artifacts/screenshots/crawl-<page>-<lang>-<width>.png.
 """
 
@@ -160,7 +160,7 @@ def admin_pages(d: Data) -> list[Page]:
 
 
 def live_pages(d: Data) -> list[Page]:
-    """The tournament day (issue 23): the demo federation's tournament running live today (seed_demo), its public
+    """The tournament day: the demo federation's tournament running live today (seed_demo), its public
     page and the referee's pages; the start page of a calendar tournament not yet run live."""
     pk = d.live
     return [

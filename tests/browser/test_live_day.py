@@ -1,4 +1,4 @@
-"""The tournament day on phones (issue 23): the referee runs a 9-player, 3-round tournament from a calendar
+"""The tournament day on phones: the referee runs a 9-player, 3-round tournament from a calendar
 tournament to its publication, a player finds their table on the public live page, which updates itself.
 
 Debian's Chromium at 390x844; screenshots in test-artifacts/screenshots/live-*.png (tests/browser/conftest.py).

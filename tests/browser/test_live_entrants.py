@@ -1,4 +1,4 @@
-"""The day's players on a phone (issue 29), in English and in French: a referee signs in and lands on the tournament
+"""The day's players on a phone, in English and in French: a referee signs in and lands on the tournament
 day, starts a calendar tournament dated another day (its real dates confirmed first), finds "Benoit" for Benoît,
 adds players to pools A and B and to hats, adds a new player with a wrong country (told beside the field) and fixes
 it, removes a player added by mistake, checks players in, and a late arrival joins after round 1.

@@ -1,6 +1,6 @@
-"""The tournament day survives a real day (issue 29's acceptance): on a phone at 390 px, a referee runs the day
-that failed, from the calendar tournament to its publication, and it ends in the same standings and ratings as
-the same games uploaded as a sheet.
+"""The tournament day survives a real day (the one a referee reported failing): on a phone at 390 px, a referee runs the
+day that failed, from the calendar tournament to its publication, and it ends in the same standings and ratings as the
+same games uploaded as a sheet.
 
 21 players in two pools: A (10 in round 1, a late arrival from round 2: 11, so the spare) and B (10 by hats, a
 withdrawal from round 3: 9, so the spare too); players of the federation found by name with their accents typed

@@ -1,4 +1,4 @@
-"""The rounds of a real day on a phone (issue 29), in English and in French at 390 px: pair round 1, swap two players
+"""The rounds of a real day on a phone, in English and in French at 390 px: pair round 1, swap two players
 with a reason (the tables keep their numbers), give a pair a chosen table, publish, enter the results (one win
 with more losses than the loser's, confirmed), withdraw round 2 after its results with the confirmation, pair it
 again, see the withdrawn draw and the check-this-draw page publicly, see the preview, download the workbook so

@@ -1,4 +1,4 @@
-"""A lost connection on the tournament day (issue 31), on a phone (390x844): the referee enters three tables'
+"""A lost connection on the tournament day, on a phone (390x844): the referee enters three tables'
 results with the network gone (one of them tapped twice); they wait on the phone, the banner counts them, and once
 the network returns each is applied exactly once. The public live page says when it was last updated, says it is
 offline and which moment it shows while the network is gone, and catches up when it returns.

@@ -1,4 +1,4 @@
-"""The tournament day's printouts on paper (issue 31): each printed to PDF by Debian's Chromium as the referee's
+"""The tournament day's printouts on paper: each printed to PDF by Debian's Chromium as the referee's
 print dialog would (print media, A4), then read back with pypdf: the names and tables are there, the page count
 is what the layout promises (three slips to a page, a pool a page), and nothing of the site's navigation or of
 the screen's bar is printed.

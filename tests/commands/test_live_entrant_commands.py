@@ -1,4 +1,4 @@
-"""live_add, live_remove, live_move exactly as PAIRING.md §8 writes them, and live_start's strict JSON (issue 29):
+"""live_add, live_remove, live_move exactly as PAIRING.md §8 writes them, and live_start's strict JSON:
 each success, each refusal exiting 1 with its reason on stderr and changing nothing, never a traceback."""
 
 from __future__ import annotations
@@ -165,7 +165,7 @@ def test_live_start_states_its_dates_past_ones_included_and_keeps_the_players_ow
 
 
 def test_a_whole_late_arrival_run_by_the_commands_publishes(tmp_path):
-    """Issue 29, failure 1 by the commands: 5 players (the spare in round 1), a sixth added after round 1."""
+    """A real day's failure, by the commands: 5 players (the spare in round 1), a sixth added after round 1."""
     players = federation_players(6)
     tid = start(tmp_path, players[:5])
     rng = random.Random(1)

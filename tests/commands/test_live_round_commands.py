@@ -1,4 +1,4 @@
-"""live_unpair exactly as PAIRING.md §8 writes it, and live_result refusing a big file fast (issue 30)."""
+"""live_unpair exactly as PAIRING.md §8 writes it, and live_result refusing a big file fast."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def test_live_unpair_without_its_reason_is_a_usage_error_exiting_1():
 
 @pytest.mark.django_db
 def test_a_refused_file_of_2000_rows_is_refused_fast_naming_each_table(tmp_path):
-    """Issue 30: refused 2,000-row CSV took 22 s, each row tried in its own transaction."""
+    """A refused 2,000-row CSV took 22 s, each row tried in its own transaction."""
     tid = start(tmp_path, federation_players(8))
     pair(tid, "--seed", "3")
     lines = ["table,result,a_losses,b_losses,free"] + [f"{n},X,10,20,no" for n in range(1, 2001)]

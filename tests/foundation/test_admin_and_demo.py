@@ -44,7 +44,7 @@ def test_seed_demo_builds_a_rated_federation_through_the_sheet_import(demo):
 
 
 def test_seed_demo_announces_upcoming_tournaments_with_entries_and_army_lists_in_every_state(demo, client):
-    """Before the day (issue 33), built through the site's services: every App. 1 §12 item, entries open in one
+    """Before the day, built through the site's services: every App. 1 §12 item, entries open in one
     tournament and closed in another, lists compliant, waiting, returned with a comment and one late."""
     announced = list(Tournament.objects.filter(announcement__isnull=False).select_related("announcement")
                      .order_by("start_date"))

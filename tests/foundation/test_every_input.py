@@ -164,7 +164,7 @@ def test_the_walk_reaches_the_site(world):
 
 @pytest.mark.slow
 def test_no_hostile_value_of_any_parameter_gives_a_server_error(world, clients):
-    """Every parameter at once with one hostile value: as the board with several, as the others with the issue's
+    """Every parameter at once with one hostile value: as the board with several, as the others with the reported
     two (the pages mostly answer them a redirect to the sign-in); then, for the API, which refuses a parameter it
     does not know, each of its own parameters alone."""
     failures = []
@@ -223,7 +223,7 @@ def test_no_generated_query_string_gives_a_server_error(world, clients, data):
 
 @pytest.mark.services
 def test_the_nul_byte_is_refused_on_postgresql(world, clients):
-    """The issue's cases, on the database that refuses NUL in text."""
+    """The reported cases, on the database that refuses NUL in text."""
     assert connection.vendor == "postgresql"
     for url in ["/search/?q=a%00b", "/api/players/?search=a%00b", "/board/tournaments/?q=a%00b",
                 f"/players/{world['player']}/?opponent=%00", "/ratings/adlg/?q=%00",

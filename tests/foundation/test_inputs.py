@@ -1,6 +1,6 @@
 """A user's values are checked before they reach int() or the database: whole numbers (adlg_site.inputs) and the
 NUL character (adlg_site.middleware.refuse_nul). The crawl of every URL is tests/foundation/test_every_input.py;
-here, the issue's cases one by one with what the visitor is told."""
+here, the reported cases one by one with what the visitor is told."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One catalogue (issue 32): every word a person reads is in Django's translation catalogue, the rules' messages
+"""One catalogue: every word a person reads is in Django's translation catalogue, the rules' messages
 included; the rules hold English marked for it (rules.words) and the shell picks the language in one place
 (adlg_site.words); every refusal is one type, worded the same way by the pages, the API and the commands."""
 

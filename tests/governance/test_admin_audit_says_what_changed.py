@@ -1,5 +1,5 @@
 """Every change made in the admin is audited with what changed, from what, to what, inline objects included
-(the issue's opening balance 1275 → 1375 and penalty 0 → 40 were audited as `change` with no fields), and the
+(the reported opening balance 1275 → 1375 and penalty 0 → 40 were audited as `change` with no fields), and the
 audit log page shows it in words, never a Python dict."""
 
 from __future__ import annotations

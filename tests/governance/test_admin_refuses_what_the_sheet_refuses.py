@@ -2,7 +2,7 @@
 game against oneself and losses over 100 whatever writes them, and a replay that fails on the facts says which
 fact on the board's pages, at once, instead of failing silently for hours.
 
-The issue's typo: a game whose two players were the same, accepted in the admin, froze every rating update."""
+A reported typo: a game whose two players were the same, accepted in the admin, froze every rating update."""
 
 from __future__ import annotations
 

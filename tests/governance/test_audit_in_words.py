@@ -1,4 +1,4 @@
-"""The audit log as people read it (issue 32): who by name, when in Paris time to the minute, what as a sentence,
+"""The audit log as people read it: who by name, when in Paris time to the minute, what as a sentence,
 the object by its name, a live result per table from what to what, a swap by the players' names; the names of a
 page read in one query per kind, not one per row."""
 

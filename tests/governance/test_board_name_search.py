@@ -1,4 +1,4 @@
-"""The board's forms find people and tournaments by name (issue 32): accent-insensitive, through the site's one name
+"""The board's forms find people and tournaments by name: accent-insensitive, through the site's one name
 search; several matches are listed to choose from; the confirmation names the card; withdrawn cards stay in sight."""
 
 from __future__ import annotations

@@ -3,8 +3,9 @@ players of its tournament day, the players registered before its first day), fro
 its last; every card a referee is shown is written to the audit log.
 
 The attacks: a referee sends a sheet dated today listing players 11 and 12 without games, and read their cards
-(issue 21); a referee adds players 11 and 12 to the tournament day of one of their tournaments that starts later,
-which registers them before its first day, and read their cards (issue 30)."""
+(the rule then showed the cards of anyone a sheet registered); a referee adds players 11 and 12 to the tournament
+day of one of their tournaments that starts later, which registers them before its first day, and read their cards
+(the rule then showed the cards of players registered before the first day)."""
 
 from __future__ import annotations
 
@@ -89,7 +90,8 @@ def test_adding_players_to_the_tournament_day_of_a_tournament_not_begun_shows_no
     live = live_begin(tournament, user=referee)
     for player in carded:
         entrant_add(live, NewEntrant(player=player.pk), user=referee)
-    # The tournament day registered them, before the first day: the rule of issue 21 showed their cards here.
+    # The tournament day registered them, before the first day: the rule that read registrations alone showed their
+    # cards here.
     assert Registration.objects.filter(tournament=tournament, player__in=carded).count() == 2
     assert list(permissions.visible_sanctions(referee)) == []
     assert not any(permissions.can_view_sanctions(referee, player) for player in carded)

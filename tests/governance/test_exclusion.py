@@ -114,7 +114,7 @@ def test_it_points_from_a_merged_duplicate_to_the_kept_record(board, cheat):
         player_exclude(player=duplicate, reason="cheating", user=board)
 
 
-# --- a player of a tournament run live (issue 30) ------------------------------------------------------------------
+# --- a player of a tournament run live -----------------------------------------------------------------------------
 
 
 @pytest.fixture

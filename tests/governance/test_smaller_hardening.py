@@ -1,4 +1,4 @@
-"""The issue's smaller items: a Content-Security-Policy header, a size message that tells the file from the
+"""A report's smaller items: a Content-Security-Policy header, a size message that tells the file from the
 limit, and deleting a rated tournament in the admin pointing to withdrawing its results."""
 
 from __future__ import annotations

@@ -130,7 +130,7 @@ def test_only_the_board_withdraws(client, referee, board):
     assert Sanction.objects.filter(pk=card.pk).exists()
 
 
-# --- twice at once (issue 30) --------------------------------------------------------------------------------------
+# --- twice at once -------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.django_db
@@ -171,7 +171,7 @@ def test_two_board_members_withdrawing_at_once_get_one_withdrawal_and_one_messag
             outcomes.append("withdrawn")
         except GovernanceError as exc:
             outcomes.append(str(exc))
-        except Exception as exc:  # the failure of issue 30: DoesNotExist, a server error
+        except Exception as exc:  # what two pages at once once gave: DoesNotExist, a server error
             outcomes.append(repr(exc))
         finally:
             connection.close()

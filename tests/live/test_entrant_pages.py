@@ -1,4 +1,4 @@
-"""The referee's pages of the day's players and of the start (issue 29), with Django's client: what the referee does
+"""The referee's pages of the day's players and of the start, with Django's client: what the referee does
 on a phone, each refusal shown beside what caused it and changing nothing, every form acting once, and no answer
 500 to anything a form or a URL can send. Then what the public sees of a live run, and where a sign-in lands."""
 
@@ -74,7 +74,7 @@ def test_a_player_found_without_his_accent_goes_into_the_pool_and_hat_chosen(sig
 
 
 def test_a_wrong_country_is_told_beside_the_field_and_the_fixed_one_is_added(signed_in, live):
-    """Issue 29, failure 4: "UK" was accepted all day and refused at publication."""
+    """A real day's failure: "UK" was accepted all day and refused at publication."""
     url = reverse("referee:live_add", args=[live.pk])
     fields = _fields(_page(signed_in, live), url)
     data = {**fields, "last_name": "Smith", "first_name": "John", "country": "UK", "pool": "A"}
@@ -93,7 +93,7 @@ def test_a_wrong_country_is_told_beside_the_field_and_the_fixed_one_is_added(sig
 
 
 def test_a_new_player_with_a_name_of_the_federation_shows_the_matches_first(signed_in, live):
-    """Issue 29, failure 8: added as new, the publication created a duplicate (ID 363 beside 55)."""
+    """A real day's failure: added as new, the publication created a duplicate (ID 363 beside 55)."""
     factories.player("Álvarez", "Benoît", id=55)
     url = reverse("referee:live_add", args=[live.pk])
     data = {**_fields(_page(signed_in, live), url), "last_name": "alvarez", "first_name": "Benoit", "pool": "A"}
@@ -229,7 +229,7 @@ def test_a_player_arriving_after_round_one_is_checked_in_as_a_late_player(signed
 
 
 def test_run_it_live_is_not_offered_on_a_rated_tournament_and_its_start_is_refused(signed_in, referee):
-    """Issue 29, failure 5."""
+    """A real day's failure: "Run it live" was offered for a rated tournament."""
     rated = factories.rated_tournament(federation_players(4), name="Rated Open").tournament
     rated.referees.add(referee)
     page = signed_in.get(reverse("referee:live_home")).content.decode()

@@ -1,5 +1,5 @@
 """The day's players (PAIRING.md §6, decisions of 2026-11-26) and the start of a live run (§7), as services: each
-failure of issue 29 that is theirs reproduced first, then what the referee may do and what is refused."""
+failure of a real day's report that is theirs reproduced first, then what the referee may do and what is refused."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def _play_all(live, rng, *, pool="A"):
 
 
 def test_a_late_arrival_in_a_pool_with_the_spare_has_no_game_in_the_round_missed_and_the_tournament_publishes():
-    """Issue 29, failure 1: five players (the spare plays in round 1), a sixth arrives after round 1. He has no
+    """A real day's failure: five players (the spare plays in round 1), a sixth arrives after round 1. He has no
     game in round 1 (no forfeit, no game against the spare), plays from round 2, and the publication is accepted
     (it refused "Player 99 plays two games")."""
     live = live_tournament(federation_players(5))
@@ -143,7 +143,7 @@ def test_an_entrant_moves_between_pools_and_hats_until_round_one_of_those_pools_
 
 
 def test_a_player_added_by_mistake_is_removed_and_appears_nowhere():
-    """Issue 29, failure 3: withdrawn, he stayed ranked with 0 points and counted in everyone's championship N."""
+    """A real day's failure: withdrawn, he stayed ranked with 0 points and counted in everyone's championship N."""
     players = federation_players(7)
     live = live_tournament(players[:6])
     mistake = entrant_add(live, NewEntrant(player=players[6].pk))
@@ -295,7 +295,7 @@ def test_a_new_entrants_names_club_and_country_are_corrected_until_publication()
 
 
 def test_a_calendar_tournament_dated_in_the_future_is_not_run_live_before_its_dates_are_confirmed():
-    """Issue 29, failure 4: dated in the future, it ran live and was refused at the end."""
+    """A real day's failure: dated in the future, it ran live and was refused at the end."""
     today = TODAY
     tournament = factories.tournament("Open du Futur", start=today + timedelta(days=30),
                                       end=today + timedelta(days=31), rounds=5, status=Tournament.REGISTERED)
@@ -329,7 +329,7 @@ def test_a_tournament_on_its_dates_starts_without_correcting_them():
 
 
 def test_a_tournament_with_results_on_the_site_is_not_run_live():
-    """Issue 29, failure 5: "Run it live" on a rated tournament."""
+    """A real day's failure: "Run it live" on a rated tournament."""
     players = federation_players(4)
     rated = factories.rated_tournament(players, name="Rated Open").tournament
     for start in (lambda: live_begin(rated), lambda: live_start_calendar(rated, today=rated.start_date)):

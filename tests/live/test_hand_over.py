@@ -1,4 +1,4 @@
-"""Finishing the day in the spreadsheet (issue 29): the workbook so far, the day handed over (its pages stop
+"""Finishing the day in the spreadsheet: the workbook so far, the day handed over (its pages stop
 changing, the players' links stop, the public page says where the results will come from), the sheet uploaded
 as any; taken back on the site while no sheet is imported."""
 

@@ -1,6 +1,6 @@
-"""Issue 29 and 30 on the referee's and the public pages of the rounds: changes and undo, proposals one can check,
-results that never overwrite silently, the preview and the workbook so far; and no 500 from anything a form or
-an address can send."""
+"""What a real day and a hall under load asked of the referee's and the public pages of the rounds: changes and
+undo, proposals one can check, results that never overwrite silently, the preview and the workbook so far; and no
+500 from anything a form or an address can send."""
 
 from __future__ import annotations
 

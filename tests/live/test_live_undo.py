@@ -1,6 +1,6 @@
-"""Issue 29, the rounds of a real day: the system chosen at the start never blocks round 1; changes that keep every
-table's number and their reasons; draws discarded and rounds withdrawn, kept and listed; a publication that only
-claims what it did (PAIRING.md §3-§5, 2026-11-26)."""
+"""The rounds of a real day, as a referee reported them failing: the system chosen at the start never blocks round 1;
+changes that keep every table's number and their reasons; draws discarded and rounds withdrawn, kept and listed; a
+publication that only claims what it did (PAIRING.md §3-§5, 2026-11-26)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def _tables(round_) -> list[tuple[int, int, int]]:
 
 
 def _two_pools(a: int = 14, b: int = 8, *, rounds: int = 3):
-    """Pool A of `a` players and pool B of `b`, as issue 29's hall: A paired first, then B."""
+    """Pool A of `a` players and pool B of `b`, as the reported day's hall: A paired first, then B."""
     players = federation_players(a + b, clubs=5)
     tournament = factories.tournament("Two pools", rounds=rounds, status=Tournament.REGISTERED)
     return live_begin(tournament, entrants=[NewEntrant(player=p.pk, pool="A" if n < a else "B")
@@ -58,7 +58,7 @@ def _results(live, round_, rng, **extra) -> None:
 
 
 def test_a_classic_choice_with_26_players_for_32_pairs_round_one_and_its_note_says_why():
-    """Issue 29: 26 players for 32 with "classic" chosen at the start: round 1 was refused ("classic Swiss is not
+    """A real day: 26 players for 32 with "classic" chosen at the start: round 1 was refused ("classic Swiss is not
     allowed") and no page changed it. The charter's system applies and round 1 says so."""
     live = live_tournament(federation_players(26), rounds=5, swiss="classic")
     round_ = round_pair(live, seed=1)
@@ -77,7 +77,7 @@ def test_round_one_says_which_system_follows_when_nothing_was_chosen():
 
 
 def test_a_swap_exchanges_two_players_and_every_table_keeps_its_number():
-    """Issue 29: a swap moved pool A from tables 1-7 to 12-18 in an 11-table room."""
+    """A real day: a swap moved pool A from tables 1-7 to 12-18 in an 11-table room."""
     live = _two_pools()
     first = round_pair(live, pool="A", seed=3)
     other = round_pair(live, pool="B", seed=4)
@@ -228,7 +228,7 @@ def test_round_two_withdrawn_after_its_results_is_paired_again_the_same_way():
 
 
 def test_a_pool_paired_again_after_a_withdrawal_gets_its_tables_back():
-    """Issue 29's room of 11 tables: pool A withdrawn and paired again takes 1-7 again, not 12-18."""
+    """The reported day's room of 11 tables: pool A withdrawn and paired again takes 1-7 again, not 12-18."""
     live = _two_pools()
     first = round_pair(live, pool="A", seed=3)
     round_publish(first)

@@ -1,4 +1,4 @@
-"""A lost connection (issue 31), the server's side of static/js/offline.js: a result that waited on the phone is
+"""A lost connection, the server's side of static/js/offline.js: a result that waited on the phone is
 sent with the action key its form carried, so a result sent twice (queued, and by a retry that reached the server
 before its answer was lost) is applied once; the answers are what the script reads: a redirect to the table's card
 when done (or already done), a 4xx carrying the refusal on the table's card, a redirect to the sign-in page the

@@ -1,4 +1,4 @@
-"""Issue 31: the referee's printouts of the tournament day: pairings by name and by table, result slips with each
+"""The referee's printouts of the tournament day: pairings by name and by table, result slips with each
 player's private link as a QR code, the standings after a round and the final standings with the cross-table."""
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""Finding people (issue 29, failure 8): one name search, accents and case aside, everywhere a name is searched (the
-public search, the rating list and its API, the admin, the referee's player search, the live page's "find your
-table"), on SQLite and on PostgreSQL; and no search box answers 500 to what can be typed in it."""
+"""Finding people (a player not found by name was added again as new: a duplicate record): one name search, accents and
+case aside, everywhere a name is searched (the public search, the rating list and its API, the admin, the referee's
+player search, the live page's "find your table"), on SQLite and on PostgreSQL; and no search box answers 500 to what
+can be typed in it."""
 
 from __future__ import annotations
 

@@ -40,7 +40,7 @@ def test_a_sheet_of_80_000_errors_stores_and_shows_a_bounded_report(client, refe
     sheet = Sheet.objects.get()
     assert sheet.status == Sheet.REJECTED
     stored = len(json.dumps(sheet.report)) + len(json.dumps(sheet.reading))
-    assert stored < 3 * 1024 * 1024  # the upload stored 28 MB of report (the reading keeps the games)
+    assert stored < 3 * 1024 * 1024  # the reported upload stored 28 MB of report (the reading keeps the games)
     assert len(sheet.report["en"]["errors"]) == 501 and sheet.report["counts"]["errors"] == 79_840
     page = client.get(reverse("referee:sheet", args=[sheet.pk])).content.decode()
     assert len(page) < 1024 * 1024  # 17 MB before

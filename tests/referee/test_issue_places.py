@@ -1,4 +1,4 @@
-"""Each issue of a report says what its row is about (issue 32): beside the cell for an uploaded sheet ("Games!D5 round
+"""Each issue of a report says what its row is about: beside the cell for an uploaded sheet ("Games!D5 round
 1, table 2"), instead of the cell for a tournament day's publication, whose referee never saw the workbook."""
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ def test_system_is_chosen_by_players_at_the_start_and_rounds(players, rounds, sw
 ])  # fmt: skip
 def test_a_swiss_choice_is_a_choice_only_at_the_ideal_number_elsewhere_the_charter_applies(players, rounds, swiss,
                                                                                         system):
-    """PAIRING.md §4 (2026-11-26): issue 29's 26 players for 32 with "classic" chosen at the start were refused
+    """PAIRING.md §4 (2026-11-26): a real day's 26 players for 32 with "classic" chosen at the start were refused
     round 1; the charter's system now applies whatever was chosen, and round 1's note says so."""
     assert choose_system(players, rounds, swiss) == system
     assert system_note(players, rounds, swiss) == Notice("swiss_choice_not_applied", {

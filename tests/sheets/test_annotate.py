@@ -130,7 +130,7 @@ def test_an_extra_worksheet_under_the_limit_is_annotated_in_bounded_time_and_mem
     assert report.ok
     annotated, elapsed, peak = cpu_and_peak(lambda: annotate_workbook(data, report))
     assert annotated is not None
-    assert elapsed < 30 and peak < 300 * 1024 * 1024  # 15 s and 644 MB for the 19.5 MB sheet
+    assert elapsed < 30 and peak < 300 * 1024 * 1024  # 15 s and 644 MB for the reported 19.5 MB sheet
 
 
 def test_a_workbook_of_many_full_worksheets_gets_no_copy():

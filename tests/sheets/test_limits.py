@@ -34,7 +34,7 @@ def _measured(data: bytes):
 
 def _with_players_xml(extra_rows: str | None = None, *, cells: int = 0, prefix: str = "", after: str = "") -> bytes:
     """The valid workbook whose Players sheet gets, below its players, one row of `cells` cells (random small
-    numbers, without coordinates, as the issue's file had) and/or the XML given; streamed in chunks."""
+    numbers, without coordinates, as the reported file had) and/or the XML given; streamed in chunks."""
     valid = SheetBuilder.valid().build()
     source = zipfile.ZipFile(io.BytesIO(valid))
     original = source.read(PLAYERS_PART).decode()

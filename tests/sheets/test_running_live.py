@@ -2,7 +2,7 @@
 import_results alike, with a message telling the referee to publish the tournament day first; once it is
 published a sheet corrects it as any other. The tournament day's own publication imports its workbook as before.
 
-(Issue 30: such a sheet was rated while the live page still said "live".)"""
+(Such a sheet was once rated while the live page still said "live".)"""
 
 from __future__ import annotations
 

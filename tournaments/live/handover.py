@@ -1,4 +1,4 @@
-"""Finishing a live day in the spreadsheet (PAIRING.md §7, issue 29): the venue lost the network, or the referee
+"""Finishing a live day in the spreadsheet (PAIRING.md §7): the venue lost the network, or the referee
 prefers Excel for the last rounds. The referee downloads the workbook so far, hands the day over, fills the
 workbook in and uploads it like any result sheet.
 

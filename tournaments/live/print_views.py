@@ -1,4 +1,4 @@
-"""The referee's printouts of the tournament day (issue 31), under /referee/live/<tournament>/print/: a published
+"""The referee's printouts of the tournament day, under /referee/live/<tournament>/print/: a published
 round's pairings by name (the wall) and by table, its result slips (one per table, with each player's private
 link as a QR code), the standings after a complete round, and the final standings with the cross-table.
 

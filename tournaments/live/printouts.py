@@ -1,4 +1,4 @@
-"""What the referee prints on the tournament day (issue 31), read from the live view (tournaments.live.selectors,
+"""What the referee prints on the tournament day, read from the live view (tournaments.live.selectors,
 a handful of queries whatever the size of the tournament): a published round's pairings by name and by table, its
 result slips, the standings after a complete round, and the final standings with their cross-table.
 

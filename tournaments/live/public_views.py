@@ -91,7 +91,7 @@ class FoundTable:
 def _current_tables(live: LiveTournament) -> list[FoundTable]:
     """The current round's tables, worked out once per version and language for every search of the hall: building
     the tournament's view for each search cost a hundred times what matching the names does, and let one client
-    searching at full speed take the server from the phones (issue 30)."""
+    searching at full speed take the server from the phones."""
     key = f"live-tables:{live.pk}:{_started(live)}:{live.version}:{lang()}"
     tables = cache.get(key)
     if tables is None:

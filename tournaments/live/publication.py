@@ -10,7 +10,7 @@ Terms
 -----
 who is published
     The entrants who played a game: a player who never played (added by mistake, never arrived) is not in the
-    workbook, so a player new to the federation receives no federation ID for nothing (issue 29).
+    workbook, so a player new to the federation receives no federation ID for nothing.
 """
 
 from __future__ import annotations

@@ -196,7 +196,8 @@ def _run_page(request, tournament, live, *, errors=(), status=200, bound=None):
 
 
 def _players_in_table_order(proposal: selectors.RoundView) -> list[tuple[int, str]]:
-    """The swap lists: each table's A then B, tables in order (issue 29: not by ID)."""
+    """The swap lists: each table's A then B, tables in order: the
+    referee finds a player by their table, not by their ID."""
     return [choice for t in sorted(proposal.tables, key=lambda t: t.table)
             for choice in ((t.a_key, f"{t.table} · {t.a_name}"), (t.b_key, f"{t.table} · {t.b_name}"))]
 
@@ -212,7 +213,8 @@ def _movable_numbers(view: selectors.LiveView, number: int) -> list[int]:
 
 
 def _choices(form, *names: str) -> dict[str, list[tuple[str, str, bool]]]:
-    """A form's select fields as (value, label, selected): a refused form keeps both choices (issue 29)."""
+    """A form's select fields as (value, label, selected): a refused form keeps both choices, so
+    the referee corrects one instead of choosing both again."""
     if form is None:
         return {}
     shown = {}

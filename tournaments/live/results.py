@@ -202,7 +202,7 @@ def result_report(live: LiveTournament, table: LiveTable, *, entrant: LiveEntran
     private link (no `user`: tournaments.live.links). Until the result counts a player may correct their entry;
     two different entries wait for the referee, who settles the table (results_record).
 
-    **Decision** (issue 30): a game against the spare is entered by the referee only. Nobody can confirm the
+    **Decision** (2026-11-26): a game against the spare is entered by the referee only. Nobody can confirm the
     spare's side, and a result that counts on one player's word alone would be the only one of the day that no
     second person checked; the player is told so at once, instead of waiting for a confirmation that never comes.
     """
@@ -242,7 +242,7 @@ def result_report(live: LiveTournament, table: LiveTable, *, entrant: LiveEntran
                      changes={"entrant": entrant.pk, "table": table.pk})
         # The version is what the hall's polled fragment caches on, and the fragment shows a claim only as "one
         # player entered a result": a changed claim (read fresh by the opponent's link page and the referee's,
-        # never cached) needs no new version, which would make every phone download the page again (issue 30).
+        # never cached) needs no new version, which would make every phone download the page again.
         if counted or not waiting:
             bump(live)
     return table

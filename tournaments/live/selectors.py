@@ -35,8 +35,9 @@ from tournaments.models import LiveDiscardedDraw, LiveEntrant, LiveRound, LiveTa
 
 @dataclass
 class Seat:
-    """A player of a proposal as the referee checks it (issue 29): their place in the standing the round was paired
-    from, their score and their opponents' score (round 1: their rating), their group in the two-groups system."""
+    """A player of a proposal as the referee checks it before publishing: their place in the standing the round was
+    paired from, their score and their opponents' score (round 1: their rating), their group in the two-groups
+    system."""
 
     place: int | None
     score: float | None

@@ -42,7 +42,7 @@ urlpatterns = [
     path("<int:tournament_id>/workbook.xlsx", publish_views.live_workbook_download, name="live_workbook"),
     path("<int:tournament_id>/finish-in-spreadsheet/", publish_views.live_hand_over_view, name="live_hand_over"),
     path("<int:tournament_id>/in-spreadsheet/", publish_views.live_handed_over, name="live_handed_over"),
-    # The printouts (issue 31): a published round's pairings and result slips, the standings, the final ones.
+    # The printouts: a published round's pairings and result slips, the standings, the final ones.
     path("<int:tournament_id>/print/rounds/<int:number>/by-name/", print_views.live_print_by_name,
          name="live_print_by_name"),
     path("<int:tournament_id>/print/rounds/<int:number>/by-table/", print_views.live_print_by_table,

@@ -17,5 +17,5 @@ urlpatterns = [
     path("sheets/<int:pk>/status/", views.sheet_status, name="sheet_status"),
     path("sheets/<int:pk>/annotated.xlsx", views.sheet_annotated, name="sheet_annotated"),
     path("sheets/<int:pk>/file.xlsx", views.sheet_file, name="sheet_file"),
-    path("live/", include("tournaments.live.urls")),  # the tournament day (issue 23)
+    path("live/", include("tournaments.live.urls")),  # the tournament day
 ]

@@ -150,7 +150,7 @@ class Command(BaseCommand):
 
     def _before_the_tournament(self, rng: random.Random, today: date, referee, live: Tournament,
                                live_players: list[int]) -> list[str]:
-        """Before the day (issue 33), through the same services as the site's pages: the first upcoming tournament
+        """Before the day, through the same services as the site's pages: the first upcoming tournament
         announced with entries open, a tournament in five days whose entries closed, players' accounts linked to
         their records, entries and army lists in every state. Returns the lines saying how to sign in."""
         system = RatingSystem.objects.get(code="adlg")
