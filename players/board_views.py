@@ -41,10 +41,10 @@ from ratings.models import ReplayRequest
 from rules.names import MAX_QUERY, fold_name, search_words
 from tournaments.models import Game, Tournament
 from tournaments.registration import (
+    RegistrationRefused,
     club_year_tournaments,
     format_key,
     registration_failures,
-    registration_message,
 )
 from tournaments.selectors import charter_failure_text
 from tournaments.services import tournament_exception_approve, tournament_override, tournament_results_withdraw
@@ -54,6 +54,11 @@ from tournaments.services import tournament_exception_approve, tournament_overri
 
 # How many matches a refused search lists, for the board to pick one by its ID or more of its name.
 SHOWN_MATCHES = 8
+
+
+def _said(refusal) -> str:
+    """A refusal as the page says it, in the reader's language."""
+    return " ".join(site_words.refusal_text(refusal))
 
 
 def _matches_text(found: list) -> str:
@@ -279,7 +284,7 @@ def sanctions(request):
                                              user=request.user, decided_on=data["decided_on"],
                                              tournament=data["tournament"])
                 except GovernanceError as exc:
-                    form.add_error(None, str(exc))
+                    form.add_error(None, _said(exc))
                 else:
                     messages.success(request, _("Recorded: the %(sanction)s.") % {"sanction": sanction})
                     return redirect("board:sanctions")
@@ -315,7 +320,7 @@ def sanction_withdraw_view(request, pk: int):
         try:
             player = sanction_withdraw(sanction=sanction, reason=form.cleaned_data["reason"], user=request.user)
         except GovernanceError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, _said(exc))
         else:
             if sanction.kind == Sanction.EXCLUSION:
                 messages.success(request, _("The exclusion of %(name)s (%(id)s) is withdrawn: the player is back on "
@@ -353,7 +358,7 @@ def merge(request):
             try:
                 player_merge(keep=keep, duplicate=duplicate, user=request.user)
             except GovernanceError as exc:
-                form.add_error(None, str(exc))
+                form.add_error(None, _said(exc))
             else:
                 messages.success(request, _("%(dup)s merged into %(keep)s; ID %(id)s is retired.")
                                  % {"dup": duplicate, "keep": keep, "id": duplicate.pk})
@@ -362,7 +367,8 @@ def merge(request):
             # What would refuse the merge is shown before its button, not after a click.
             return render(request, "board/merge_confirm.html",
                           {"form": form, "keep": _record(keep), "duplicate": _record(duplicate),
-                           "conflicts": merge_conflicts(keep=keep, duplicate=duplicate)})
+                           "conflicts": site_words.refusal_text(GovernanceError(
+                               merge_conflicts(keep=keep, duplicate=duplicate)))})
     return render(request, "board/merge.html", {"form": form})
 
 
@@ -375,7 +381,7 @@ def ids(request):
             player_retire_id(player_id=form.cleaned_data["player_id"], reason=form.cleaned_data["reason"],
                              user=request.user)
         except GovernanceError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, _said(exc))
         else:
             messages.success(request, _("ID %(id)s retired.") % {"id": form.cleaned_data["player_id"]})
             return redirect("board:ids")
@@ -414,7 +420,7 @@ def override(request, tournament):
             tournament_override(tournament=tournament, counts=counts, reason=form.cleaned_data["reason"],
                                 user=request.user)
         except GovernanceError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, _said(exc))
         else:
             messages.success(request, _("Decision recorded; the championship is being recomputed."))
             return redirect("board:tournaments")
@@ -433,7 +439,7 @@ def withdraw(request, tournament):
         try:
             tournament_results_withdraw(tournament=tournament, reason=form.cleaned_data["reason"], user=request.user)
         except GovernanceError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, _said(exc))
         else:
             messages.success(request, _("Results withdrawn; the ratings are being recomputed."))
             return redirect("board:tournaments")
@@ -451,7 +457,7 @@ def exception(request, tournament):
             tournament_exception_approve(tournament=tournament, approved=form.cleaned_data["approved"],
                                          reason=form.cleaned_data["reason"], user=request.user)
         except GovernanceError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, _said(exc))
         else:
             messages.success(request, _("Registration exception saved."))
             return redirect("board:tournaments")
@@ -462,10 +468,8 @@ def exception(request, tournament):
         year_tournaments_of_club=club_year_tournaments(club_id=club_id, system_id=tournament.system_id,
                                                        year=tournament.start_date.year, exclude_pk=tournament.pk),
     )
-    language = site_words.language()
     return render(request, "board/exception.html", {
-        "tournament": tournament, "form": form,
-        "failures": [registration_message(code, params, language) for code, params in failures],
+        "tournament": tournament, "form": form, "failures": site_words.refusal_text(RegistrationRefused(failures)),
     })
 
 
@@ -513,7 +517,7 @@ def claim_decide(request, pk: int):
             claim_refuse(claim=claim, user=request.user, reason=form.cleaned_data["reason"])
             messages.success(request, _("The request for record %(id)s is refused.") % {"id": claim.player_id})
     except ClaimError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, _said(exc))
     return redirect("board:claims")
 
 
@@ -526,7 +530,7 @@ def unlink(request, player_id: int):
         try:
             player_unlink(player=player, user=request.user, reason=form.cleaned_data["reason"])
         except ClaimError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, _said(exc))
         else:
             messages.success(request, _("The link between record %(id)s and its account is undone.")
                              % {"id": player.pk})

@@ -18,7 +18,7 @@ from tournaments.army_lists import army_list_check, current_lists, identical_fla
 from tournaments.entries import EntryRefused, entry_penalty, entry_refuse, late_penalty_lift, tournament_entries
 from tournaments.entry_forms import AnnouncementForm, CheckForm, ReasonForm, pool_formset
 from tournaments.models import ArmyList, Entry, Tournament
-from tournaments.registration import AnnouncementRefused, announcement_save, registration_message
+from tournaments.registration import AnnouncementRefused, announcement_save
 
 # Where each failure of the announcement is shown: beside its field, else above the form.
 FAILURE_FIELDS = {"deadline_too_late": "list_deadline", "duration_unexplained": "duration_note",
@@ -59,9 +59,7 @@ def announcement_edit(request, tournament: Tournament):
             try:
                 announcement_save(user=request.user, tournament=tournament, data=data)
             except AnnouncementRefused as refused:
-                language = words.language()
-                for code, params in refused.failures:
-                    text = registration_message(code, params, language)
+                for (code, _params), text in zip(refused.failures, words.refusal_text(refused), strict=True):
                     if code in FAILURE_FIELDS:
                         form.add_error(FAILURE_FIELDS[code], text)
                     else:
@@ -73,8 +71,8 @@ def announcement_edit(request, tournament: Tournament):
         status = 400
     elif request.method == "POST":
         status = 400
-        failures.append(registration_message("announcement_started", {"start": tournament.start_date.isoformat()},
-                                             words.language()))
+        failures += words.refusal_text(AnnouncementRefused.one("announcement_started",
+                                                                start=tournament.start_date.isoformat()))
     return render(request, "board/announcement.html", {
         "tournament": tournament, "form": form, "pools": pools, "failures": failures, "started": started,
         "announced": entry_rules.announcement_of(tournament) is not None,
@@ -133,9 +131,9 @@ def army_list_check_view(request, tournament: Tournament, list_id: int):
                             comment=form.cleaned_data["comment"])
         except EntryRefused as refused:
             if refused.field in form.fields:
-                form.add_error(refused.field, refused.message)
+                form.add_error(refused.field, words.refusal_text(refused))
             else:
-                return _entries_page(request, tournament, errors=[refused.message], status=400)
+                return _entries_page(request, tournament, errors=words.refusal_text(refused), status=400)
         else:
             compliant = form.cleaned_data["decision"] == "compliant"
             messages.success(request, (_("The list of %(name)s is compliant.") if compliant else
@@ -154,9 +152,9 @@ def _entry_action(request, tournament: Tournament, entry_id: int, kind: str, ser
             service(user=request.user, entry=entry, reason=form.cleaned_data["reason"])
         except EntryRefused as refused:
             if refused.field in form.fields:
-                form.add_error(refused.field, refused.message)
+                form.add_error(refused.field, words.refusal_text(refused))
             else:
-                return _entries_page(request, tournament, errors=[refused.message], status=400)
+                return _entries_page(request, tournament, errors=words.refusal_text(refused), status=400)
         else:
             messages.success(request, done % {"name": entry.player.full_name})
             return redirect("board:entries_manage", pk=tournament.pk)

@@ -38,18 +38,17 @@ import re
 from collections.abc import Sequence
 from datetime import date, timedelta
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
 
-from adlg_site.words import say
+from adlg_site.words import refusal_text
 from players.audit import audit_record, model_changes, snapshot
 from players.permissions import can_manage_tournament, can_register_tournament, is_board
 from players.selectors import person_name
 from rules.charter import LIST_DEADLINE_DAYS, duration_words, game_minutes
 from rules.pairing.model import MANUAL, ROUND_ONE_METHODS
-from rules.words import Refused
+from rules.words import Forbidden, Refused
 from tournaments.models import AnnouncedPool, Announcement, Entry, Tournament
 
 MIN_NOTICE_MONTHS = 2
@@ -220,7 +219,8 @@ def registration_wording(code: str, params: dict, words=None, names=None) -> str
 
 
 def registration_message(code: str, params: dict, language: str | None = None) -> str:
-    return say(registration_wording, code, params, lang=language)
+    """One failure's sentence (the board's pages word a whole refusal with adlg_site.words.refusal_text)."""
+    return refusal_text(RegistrationRefused([(code, params)]), language)[0]
 
 
 # --- the service -------------------------------------------------------------------------------------------------
@@ -257,15 +257,15 @@ def tournament_register(*, user, data: dict, today: date | None = None):
     `data` holds: name, start_date, end_date, city, country (Country or code), system (RatingSystem or code),
     format, army_points, pools, rounds, official, worlds, organising_club (Club or None), referees (users named
     besides `user`), and for the board only exception_approved, exception_reason.
-    Raises PermissionDenied when the user may not register or approve, RegistrationRefused on charter failures.
+    Raises Forbidden when the user may not register or approve, RegistrationRefused on charter failures.
     """
     if not can_register_tournament(user):
-        raise PermissionDenied
+        raise Forbidden()
     today = today or timezone.localdate()
     exception = bool(data.get("exception_approved"))
     exception_reason = (data.get("exception_reason") or "").strip()
     if exception and not is_board(user):
-        raise PermissionDenied
+        raise Forbidden()
     if exception and not exception_reason:
         raise ValueError("An approved exception needs its reason.")
     if data["end_date"] < data["start_date"]:
@@ -356,10 +356,10 @@ def announcement_save(*, user, tournament: Tournament, data: dict, today: date |
 
     `data` holds venue, game_minutes, duration_note, list_deadline, list_checker (a user or None),
     lists_published, first_round, first_round_note and pools: one {name, theme, allowed_armies} per pool.
-    Raises PermissionDenied, or AnnouncementRefused with every failure.
+    Raises Forbidden, or AnnouncementRefused with every failure.
     """
     if not can_manage_tournament(user, tournament):
-        raise PermissionDenied
+        raise Forbidden()
     today = today or timezone.localdate()
     if today >= tournament.start_date:
         raise AnnouncementRefused([("announcement_started", {"start": tournament.start_date.isoformat()})])

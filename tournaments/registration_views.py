@@ -17,7 +17,7 @@ from players.audit import audit_record
 from players.models import Club, Country, Sanction
 from ratings.models import RatingSystem
 from ratings.selectors import country_name
-from tournaments.registration import RegistrationRefused, registration_message, tournament_register
+from tournaments.registration import RegistrationRefused, tournament_register
 
 FORMAT_CHOICES = [
     ("individual", gettext_lazy("Individual")),
@@ -125,8 +125,7 @@ def register(request):
         try:
             tournament = tournament_register(user=request.user, data=data)
         except RegistrationRefused as refused:
-            language = words.language()
-            failures = [registration_message(code, params, language) for code, params in refused.failures]
+            failures = words.refusal_text(refused)
         else:
             messages.success(
                 request,
