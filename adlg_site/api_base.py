@@ -22,6 +22,20 @@ from rest_framework import serializers, status
 from rest_framework.exceptions import APIException, ParseError, ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
+
+from adlg_site.words import refusal_text
+from rules.words import Forbidden
+
+
+def exception_handler(exc, context):
+    """DRF's, and a service's Forbidden answered as DRF answers its PermissionDenied: 403, {"detail": why}."""
+    if isinstance(exc, Forbidden):
+        set_rollback()
+        return Response({"detail": " ".join(refusal_text(exc))}, status=status.HTTP_403_FORBIDDEN)
+    return drf_exception_handler(exc, context)
 
 
 class ErrorSerializer(serializers.Serializer):

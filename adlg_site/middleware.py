@@ -9,16 +9,21 @@ refuse_nul
     form-encoded body is refused with 400 before any view reads it: PostgreSQL refuses NUL in text, so a search
     for "a%00b" was a server error. The API answers in JSON, as it does every refusal. A multipart body (an
     upload) is not read here: Django's and DRF's text fields refuse NUL themselves.
+ForbiddenAs403
+    A service refuses a person who may not do something with rules.words.Forbidden (services know nothing of
+    HTTP); a page's view that lets it through answers as Django's PermissionDenied does, with the 403 page. The
+    API answers it with its own 403 (adlg_site.api_base.exception_handler), a command with exit 1.
 """
 
 from __future__ import annotations
 
-from django.core.exceptions import BadRequest
+from django.core.exceptions import BadRequest, PermissionDenied
 from django.http import HttpResponse, JsonResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from adlg_site.error_views import bad_request
+from rules.words import Forbidden
 
 NUL = "\x00"
 
@@ -63,3 +68,17 @@ def refuse_nul(get_response):
             return bad_request(request, BadRequest(message))  # the site's 400 page
 
     return middleware
+
+
+class ForbiddenAs403:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, Forbidden):
+            # Django's own 403 (handler403, the template): the same page a view's PermissionDenied gives.
+            raise PermissionDenied from exception
+        return None

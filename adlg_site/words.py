@@ -6,9 +6,11 @@ command or an email alike."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date, datetime
 
 from django.conf import settings
-from django.utils import translation
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 
 from rules.words import Refused
 
@@ -39,9 +41,27 @@ def in_each_language(wording: Callable[..., str], *args, **kwargs) -> dict[str, 
 
 
 def refusal_text(refusal: Refused, lang: str | None = None, names: Callable[[object], str] | None = None) -> list[str]:
-    """Every reason of a refusal, one sentence each, in the language asked for; players named by `names`."""
+    """Every reason of a refusal of any kind, one sentence each, in the language asked for (the active one by
+    default), dates as the reader writes them; players named by `names`. The one wording of refusals for pages,
+    the API and commands."""
     with translation.override(language(lang)):
-        return [refusal.wording(code, params, translation, names) for code, params in refusal.reasons]
+        return [refusal.wording(code, _dates_localised(params), translation, names)
+                for code, params in refusal.reasons]
+
+
+def refusal_sentence(refusal: Refused | None, lang: str | None = None) -> str | None:
+    """A refusal (or none) as one line of a page: its reasons' sentences, in the reader's language."""
+    return " ".join(refusal_text(refusal, lang)) if refusal is not None else None
+
+
+def _dates_localised(params: dict) -> dict:
+    return {key: _day(value) if isinstance(value, date) else value for key, value in params.items()}
+
+
+def _day(value: date) -> str:
+    if isinstance(value, datetime) and timezone.is_aware(value):
+        value = timezone.localtime(value)
+    return date_format(value)
 
 
 class _WordsIn:

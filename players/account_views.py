@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from adlg_site.inputs import whole_number
+from adlg_site.words import refusal_sentence
 from players import permissions
 from players.accounts import AccountError, account_close, account_settings, account_settings_save, close_problem
 from players.claims import (
@@ -173,7 +174,7 @@ def account_page(request):
         "addresses": EmailAddress.objects.filter(user=user).order_by("-primary", "email"),
         "form": form,
         "sanctions": permissions.own_sanctions(user).select_related("tournament"),
-        "close_problem": close_problem(user),
+        "close_problem": refusal_sentence(close_problem(user)),
     })
 
 
@@ -200,6 +201,7 @@ class ClaimForm(forms.Form):
         help_text=gettext_lazy("Where and when you played, your club: whatever helps the board recognise you."))
 
 
+
 @permissions.rule_required(permissions.is_signed_in)
 @require_safe
 def claim_search(request):
@@ -210,7 +212,7 @@ def claim_search(request):
         number = whole_number(query)  # "²" passes str.isdigit and fails int()
         if number is not None:
             record = Player.objects.filter(pk=number).first()
-            problem = record_problem(record) if record is not None else None
+            problem = refusal_sentence(record_problem(record)) if record is not None else None
         if problem is None:
             results = list(player_search(query=query)[:CLAIM_RESULTS + 1])
             language = get_language()
@@ -230,12 +232,12 @@ def claim_ask_view(request, player_id: int):
     """The record, what happens next, and the request (or why it cannot be made)."""
     player = get_object_or_404(Player.objects.select_related("club", "country"), pk=player_id)
     form = ClaimForm(request.POST or None)
-    problem = claim_problem(user=request.user, player=player)
+    problem = refusal_sentence(claim_problem(user=request.user, player=player))
     if request.method == "POST" and problem is None and form.is_valid():
         try:
             claim_ask(user=request.user, player=player, message=form.cleaned_data["message"])
         except ClaimError as exc:
-            problem = str(exc)
+            problem = refusal_sentence(exc)
         else:
             messages.success(request, _("Your request is sent: the technical board checks it and links your account "
                                         "to record %(id)s. You will see its answer on this page.") % {"id": player.pk})
@@ -263,7 +265,7 @@ def claim_token_view(request, token: str):
         try:
             player = player_claim_by_token(user=request.user, token=token)
         except ClaimError as exc:
-            return render(request, "account/claim_token.html", {"problem": str(exc)}, status=400)
+            return render(request, "account/claim_token.html", {"problem": refusal_sentence(exc)}, status=400)
         messages.success(request, _("Your account is linked to record %(id)s (%(name)s).") % {
             "id": player.pk, "name": player.full_name})
         return redirect("account")
@@ -293,13 +295,13 @@ class CloseForm(forms.Form):
 @require_http_methods(["GET", "POST"])
 def account_close_view(request):
     user = request.user
-    problem = close_problem(user)
+    problem = refusal_sentence(close_problem(user))
     form = CloseForm(request.POST or None, user=user)
     if request.method == "POST" and problem is None and form.is_valid():
         try:
             player_id = account_close(user=user)
         except AccountError as exc:
-            problem = str(exc)
+            problem = refusal_sentence(exc)
         else:
             logout(request)
             messages.success(request, _("Your account is closed. Your results stay in the federation's "

@@ -16,15 +16,21 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import transaction
-from django.utils.translation import gettext as _
 
 from players.audit import audit_record
 from players.models import AccountSettings, Player, PlayerClaim
-from rules.words import Worded
+from rules.words import Refused, gettext_noop
 
 
-class AccountError(Worded, ValueError):
-    """A refused step; the message says why and what to do instead."""
+class AccountError(Refused, ValueError):
+    """A refused step; its sentence says why and what to do instead."""
+
+    sentences = {
+        "board_account": gettext_noop("A technical board account is closed by another board member, in the "
+                                      "administration."),
+        "referee": gettext_noop("You are a referee of tournaments on the site: ask the technical board to close your "
+                                "account."),
+    }
 
 
 def account_settings(user) -> AccountSettings:
@@ -47,12 +53,12 @@ def account_language_remember(*, user, language: str) -> None:
         AccountSettings.objects.get_or_create(user=user, defaults={"language": language})
 
 
-def close_problem(user) -> str | None:
+def close_problem(user) -> AccountError | None:
     """Why this account cannot close itself, or None."""
     if user.is_staff or user.is_superuser:
-        return _("A technical board account is closed by another board member, in the administration.")
+        return AccountError.one("board_account")
     if user.refereed_tournaments.exists():
-        return _("You are a referee of tournaments on the site: ask the technical board to close your account.")
+        return AccountError.one("referee")
     return None
 
 
@@ -60,7 +66,7 @@ def account_close(*, user) -> int | None:
     """Delete the account; its player record stays, unlinked. Returns the record's ID (None if it had none)."""
     problem = close_problem(user)
     if problem:
-        raise AccountError(problem)
+        raise problem
     with transaction.atomic():
         player = Player.objects.select_for_update().filter(user=user).first()
         player_id = player.pk if player is not None else None

@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from adlg_site.inputs import MAX_WHOLE, whole_number
+from adlg_site.words import refusal_sentence, refusal_text
 from players import permissions
 from players.audit import action_label, audit_described, audit_trail
 from players.claims import ClaimError, claim_confirm, claim_refuse, claims_pending, confirmed_email, player_unlink
@@ -45,6 +46,7 @@ from tournaments.models import Game, Tournament
 
 # How many matches a refused search lists, for the board to pick one by its ID or more of its name.
 SHOWN_MATCHES = 8
+
 
 
 def _matches_text(found: list) -> str:
@@ -227,7 +229,7 @@ def sanctions(request):
                                              user=request.user, decided_on=data["decided_on"],
                                              tournament=data["tournament"])
                 except GovernanceError as exc:
-                    form.add_error(None, str(exc))
+                    form.add_error(None, refusal_sentence(exc))
                 else:
                     messages.success(request, _("Recorded: the %(sanction)s.") % {"sanction": sanction})
                     return redirect("board:sanctions")
@@ -261,7 +263,7 @@ def sanction_withdraw_view(request, pk: int):
         try:
             player = sanction_withdraw(sanction=sanction, reason=form.cleaned_data["reason"], user=request.user)
         except GovernanceError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, refusal_sentence(exc))
         else:
             if sanction.kind == Sanction.EXCLUSION:
                 messages.success(request, _("The exclusion of %(name)s (%(id)s) is withdrawn: the player is back on "
@@ -299,7 +301,7 @@ def merge(request):
             try:
                 player_merge(keep=keep, duplicate=duplicate, user=request.user)
             except GovernanceError as exc:
-                form.add_error(None, str(exc))
+                form.add_error(None, refusal_sentence(exc))
             else:
                 messages.success(request, _("%(dup)s merged into %(keep)s; ID %(id)s is retired.")
                                  % {"dup": duplicate, "keep": keep, "id": duplicate.pk})
@@ -308,7 +310,8 @@ def merge(request):
             # What would refuse the merge is shown before its button, not after a click.
             return render(request, "board/merge_confirm.html",
                           {"form": form, "keep": _record(keep), "duplicate": _record(duplicate),
-                           "conflicts": merge_conflicts(keep=keep, duplicate=duplicate)})
+                           "conflicts": refusal_text(GovernanceError(
+                               merge_conflicts(keep=keep, duplicate=duplicate)))})
     return render(request, "board/merge.html", {"form": form})
 
 
@@ -321,7 +324,7 @@ def ids(request):
             player_retire_id(player_id=form.cleaned_data["player_id"], reason=form.cleaned_data["reason"],
                              user=request.user)
         except GovernanceError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, refusal_sentence(exc))
         else:
             messages.success(request, _("ID %(id)s retired.") % {"id": form.cleaned_data["player_id"]})
             return redirect("board:ids")
@@ -375,7 +378,7 @@ def claim_decide(request, pk: int):
             claim_refuse(claim=claim, user=request.user, reason=form.cleaned_data["reason"])
             messages.success(request, _("The request for record %(id)s is refused.") % {"id": claim.player_id})
     except ClaimError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, refusal_sentence(exc))
     return redirect("board:claims")
 
 
@@ -388,7 +391,7 @@ def unlink(request, player_id: int):
         try:
             player_unlink(player=player, user=request.user, reason=form.cleaned_data["reason"])
         except ClaimError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, refusal_sentence(exc))
         else:
             messages.success(request, _("The link between record %(id)s and its account is undone.")
                              % {"id": player.pk})

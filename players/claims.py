@@ -17,8 +17,8 @@ claimable record
     A public person's record: not the spare, not excluded (the board closed it), not merged into another (the
     kept record is the one to claim).
 
-Every step writes an audit entry (players.audit). Refusals raise ``ClaimError`` with a message for the person in
-front of the page, in the request's language; audit summaries stay in English.
+Every step writes an audit entry (players.audit). Refusals raise ``ClaimError``, a code the page words for the
+person in front of it, in the request's language; audit summaries stay in English.
 """
 
 from __future__ import annotations
@@ -31,19 +31,51 @@ from allauth.account.models import EmailAddress
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from players.audit import audit_record
 from players.models import ClaimToken, Player, PlayerClaim
-from rules.words import Worded
+from rules.words import Refused, gettext_noop
 
 # A token handed out on a tournament day stays valid this long after it is made, unless told otherwise.
 TOKEN_LIFETIME = timedelta(days=60)
 MAX_MERGE_HOPS = 10
 
 
-class ClaimError(Worded, ValueError):
-    """A refused step; the message says why and what to do instead."""
+class ClaimError(Refused, ValueError):
+    """A refused step; its sentence says why and what to do instead."""
+
+    sentences = {
+        "spare": gettext_noop("ID %(id)s is the spare player of a tournament, not a person."),
+        "merged": gettext_noop("Record %(id)s was merged into record %(kept)s, which holds the history now: ask for "
+                               "%(kept)s instead."),
+        "closed": gettext_noop("Record %(id)s is closed by a decision of the technical board: it cannot be linked to "
+                               "an account."),
+        "already_yours": gettext_noop("Your account is already linked to record %(id)s."),
+        "account_linked": gettext_noop("Your account is already linked to record %(id)s (%(name)s): one account is "
+                                       "one player."),
+        "record_linked": gettext_noop("Record %(id)s is already linked to another account. If that is not yours, "
+                                      "write to the technical board."),
+        "email_unconfirmed": gettext_noop("Confirm your email address first: the board answers you there."),
+        "waiting": gettext_noop("You already asked for record %(id)s: wait for the board's answer, or cancel that "
+                                "request first."),
+        "asked_twice": gettext_noop("You already asked for a record: wait for the board's answer."),
+        "settled": gettext_noop("This request was already settled (%(status)s)."),
+        "account_gone": gettext_noop("The account that asked was closed since."),
+        "record_linked_undo": gettext_noop("Record %(id)s is already linked to another account: undo that link "
+                                           "first."),
+        "account_linked_other": gettext_noop("This account is already linked to another record."),
+        "refusal_reason": gettext_noop("Give the reason for the refusal: the player reads it on their account "
+                                       "page."),
+        "unlink_reason": gettext_noop("Give the reason for undoing the link: it is kept in the audit log."),
+        "not_linked": gettext_noop("Record %(id)s is linked to no account."),
+        "sign_in": gettext_noop("Sign in (or create your account) first, then open the link again."),
+        "link_invalid": gettext_noop("This link is not valid: check that it was copied whole, or ask the technical "
+                                     "board."),
+        "link_used": gettext_noop("This link was already used: it links one account, once."),
+        "link_expired": gettext_noop("This link expired: ask the technical board to link your account."),
+        "link_of_another": gettext_noop("Your account is already linked to record %(id)s (%(name)s): this link is "
+                                        "another player's."),
+    }
 
 
 # --- what may be claimed -----------------------------------------------------------------------------------------
@@ -64,21 +96,19 @@ def _kept_record(player: Player) -> Player:
     return target
 
 
-def record_problem(player: Player) -> str | None:
+def record_problem(player: Player) -> ClaimError | None:
     """Why this record cannot be claimed by anyone, or None."""
     if player.is_spare:
-        return _("ID %(id)s is the spare player of a tournament, not a person.") % {"id": player.pk}
+        return ClaimError.one("spare", id=player.pk)
     if player.merged_into_id is not None:
         kept = _kept_record(player)
-        return _("Record %(id)s was merged into record %(kept)s, which holds the history now: ask for %(kept)s "
-                 "instead.") % {"id": player.pk, "kept": kept.pk}
+        return ClaimError.one("merged", id=player.pk, kept=kept.pk)
     if player.is_excluded:
-        return _("Record %(id)s is closed by a decision of the technical board: it cannot be linked to an "
-                 "account.") % {"id": player.pk}
+        return ClaimError.one("closed", id=player.pk)
     return None
 
 
-def claim_problem(*, user, player: Player) -> str | None:
+def claim_problem(*, user, player: Player) -> ClaimError | None:
     """Why this account may not ask for this record now, or None: said on the page before the button."""
     problem = record_problem(player)
     if problem:
@@ -86,18 +116,15 @@ def claim_problem(*, user, player: Player) -> str | None:
     linked = Player.objects.filter(user=user).first()
     if linked is not None:
         if linked.pk == player.pk:
-            return _("Your account is already linked to record %(id)s.") % {"id": player.pk}
-        return _("Your account is already linked to record %(id)s (%(name)s): one account is one player.") % {
-            "id": linked.pk, "name": linked.full_name}
+            return ClaimError.one("already_yours", id=player.pk)
+        return ClaimError.one("account_linked", id=linked.pk, name=linked.full_name)
     if player.user_id is not None:
-        return _("Record %(id)s is already linked to another account. If that is not yours, write to the technical "
-                 "board.") % {"id": player.pk}
+        return ClaimError.one("record_linked", id=player.pk)
     if confirmed_email(user) is None:
-        return _("Confirm your email address first: the board answers you there.")
+        return ClaimError.one("email_unconfirmed")
     waiting = PlayerClaim.objects.filter(user=user, status=PlayerClaim.PENDING).first()
     if waiting is not None:
-        return _("You already asked for record %(id)s: wait for the board's answer, or cancel that request "
-                 "first.") % {"id": waiting.player_id}
+        return ClaimError.one("waiting", id=waiting.player_id)
     return None
 
 
@@ -110,12 +137,12 @@ def claim_ask(*, user, player: Player, message: str = "") -> PlayerClaim:
         player = Player.objects.select_for_update().get(pk=player.pk)
         problem = claim_problem(user=user, player=player)
         if problem:
-            raise ClaimError(problem)
+            raise problem
         try:
             with transaction.atomic():
                 claim = PlayerClaim.objects.create(user=user, player=player, message=(message or "").strip()[:500])
         except IntegrityError:  # a second tab asked at the same moment
-            raise ClaimError(_("You already asked for a record: wait for the board's answer.")) from None
+            raise ClaimError.one("asked_twice") from None
         audit_record(user=user, action="claim_ask", obj=claim,
                      summary=f"Account {user.pk} asks to be linked to player {player.pk}",
                      changes={"player": player.pk, "account": user.pk})
@@ -181,19 +208,17 @@ def claim_confirm(*, claim: PlayerClaim, user) -> PlayerClaim:
     with transaction.atomic():
         claim = PlayerClaim.objects.select_for_update().get(pk=claim.pk)
         if claim.status != PlayerClaim.PENDING:
-            raise ClaimError(_("This request was already settled (%(status)s).") % {
-                "status": claim.get_status_display()})
+            raise ClaimError.one("settled", status=dict(PlayerClaim.STATUS_CHOICES)[claim.status])
         if claim.user_id is None:
-            raise ClaimError(_("The account that asked was closed since."))
+            raise ClaimError.one("account_gone")
         player = Player.objects.select_for_update().get(pk=claim.player_id)
         problem = record_problem(player)
         if problem is None and player.user_id is not None:
-            problem = _("Record %(id)s is already linked to another account: undo that link first.") % {
-                "id": player.pk}
+            problem = ClaimError.one("record_linked_undo", id=player.pk)
         if problem is None and Player.objects.filter(user_id=claim.user_id).exists():
-            problem = _("This account is already linked to another record.")
+            problem = ClaimError.one("account_linked_other")
         if problem:
-            raise ClaimError(problem)
+            raise problem
         _link(player=player, user=claim.user, claim=claim, by=user, via=PlayerClaim.BY_BOARD)
         audit_record(user=user, action="claim_confirm", obj=claim,
                      summary=f"Account {claim.user_id} linked to player {player.pk} (request confirmed by the board)",
@@ -205,12 +230,11 @@ def claim_refuse(*, claim: PlayerClaim, user, reason: str) -> PlayerClaim:
     """The board refuses a request; the reason is shown to the account that asked."""
     reason = (reason or "").strip()
     if not reason:
-        raise ClaimError(_("Give the reason for the refusal: the player reads it on their account page."))
+        raise ClaimError.one("refusal_reason")
     with transaction.atomic():
         claim = PlayerClaim.objects.select_for_update().get(pk=claim.pk)
         if claim.status != PlayerClaim.PENDING:
-            raise ClaimError(_("This request was already settled (%(status)s).") % {
-                "status": claim.get_status_display()})
+            raise ClaimError.one("settled", status=dict(PlayerClaim.STATUS_CHOICES)[claim.status])
         claim.status = PlayerClaim.REFUSED
         claim.reason = reason[:500]
         claim.decided_at = timezone.now()
@@ -226,12 +250,12 @@ def player_unlink(*, player: Player, user, reason: str) -> Player:
     """The board undoes a link (a mistaken confirmation, a shared account): the record stays, the account too."""
     reason = (reason or "").strip()
     if not reason:
-        raise ClaimError(_("Give the reason for undoing the link: it is kept in the audit log."))
+        raise ClaimError.one("unlink_reason")
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         account = player.user_id
         if account is None:
-            raise ClaimError(_("Record %(id)s is linked to no account.") % {"id": player.pk})
+            raise ClaimError.one("not_linked", id=player.pk)
         player.user = None
         player.save(update_fields=["user"])
         PlayerClaim.objects.filter(player=player, user_id=account, status=PlayerClaim.CONFIRMED).update(
@@ -269,29 +293,26 @@ def player_claim_by_token(*, user, token: str) -> Player:
     holder played that tournament as that player. Single use; refused when expired, used, of a record that
     cannot be claimed, of a player linked to another account, or for an account linked to another player."""
     if not getattr(user, "is_authenticated", False) or not user.is_active:
-        raise ClaimError(_("Sign in (or create your account) first, then open the link again."))
-    invalid = _("This link is not valid: check that it was copied whole, or ask the technical board.")
+        raise ClaimError.one("sign_in")
     if not token or len(token) > 200:
-        raise ClaimError(invalid)
+        raise ClaimError.one("link_invalid")
     with transaction.atomic():
         row = ClaimToken.objects.select_for_update().filter(digest=_digest(token)).first()
         if row is None:
-            raise ClaimError(invalid)
+            raise ClaimError.one("link_invalid")
         if row.used_at is not None:
-            raise ClaimError(_("This link was already used: it links one account, once."))
+            raise ClaimError.one("link_used")
         if row.expires_at <= timezone.now():
-            raise ClaimError(_("This link expired: ask the technical board to link your account."))
+            raise ClaimError.one("link_expired")
         player = Player.objects.select_for_update().get(pk=row.player_id)
         problem = record_problem(player)
         if problem:
-            raise ClaimError(problem)
+            raise problem
         if player.user_id is not None and player.user_id != user.pk:
-            raise ClaimError(_("Record %(id)s is already linked to another account. If that is not yours, write "
-                               "to the technical board.") % {"id": player.pk})
+            raise ClaimError.one("record_linked", id=player.pk)
         linked = Player.objects.filter(user=user).exclude(pk=player.pk).first()
         if linked is not None:
-            raise ClaimError(_("Your account is already linked to record %(id)s (%(name)s): this link is another "
-                               "player's.") % {"id": linked.pk, "name": linked.full_name})
+            raise ClaimError.one("link_of_another", id=linked.pk, name=linked.full_name)
         row.used_at = timezone.now()
         row.used_by = user
         row.save(update_fields=["used_at", "used_by"])

@@ -30,17 +30,70 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import gettext as _
 
 from players.audit import audit_record, model_changes, snapshot
 from players.models import SPARE_ID, OpeningBalance, Player, RetiredId, Sanction
 from ratings.requests import replay_request
-from rules.words import Worded
+from rules.words import Refused, gettext_noop
 from tournaments.models import Game, Registration, Tournament
 
 
-class GovernanceError(Worded, ValueError):
-    """A refused decision; the message says why and what to do instead."""
+class GovernanceError(Refused, ValueError):
+    """A refused decision; its sentences say why and what to do instead."""
+
+    sentences = {
+        "exclusion_reason": gettext_noop("Give the reason for the exclusion: it is required."),
+        "card_reason": gettext_noop("Give the reason for the card: it is required."),
+        "withdrawal_reason": gettext_noop("Give the reason for the withdrawal: it is kept in the audit log."),
+        "retirement_reason": gettext_noop("Give the reason for the retirement: it is required."),
+        "spare_excluded": gettext_noop("ID %(id)s is the spare player, not a person: it cannot be excluded."),
+        "already_excluded": gettext_noop("Player %(id)s was already excluded on %(date)s."),
+        "merged_excluded": gettext_noop("Player %(id)s was merged into %(keep)s: exclude player %(keep)s instead."),
+        "playing_live": gettext_noop(
+            "Player %(id)s plays in %(tournaments)s, run live on the site and not yet published: with an excluded "
+            "player in it, the tournament could not be published. Ask its referee to publish it first (Run a "
+            "tournament live, Publish the tournament), then exclude the player: the exclusion voids their games "
+            "there too."),
+        "unknown_sanction": gettext_noop("Unknown sanction %(kind)r: choose yellow, red or exclusion (a reminder is "
+                                         "not recorded)."),
+        "spare_sanctioned": gettext_noop("ID %(id)s is the spare player, not a person: it cannot be sanctioned."),
+        "merged_sanctioned": gettext_noop("Player %(id)s was merged into %(keep)s: sanction player %(keep)s "
+                                          "instead."),
+        "excluded_card": gettext_noop("Player %(id)s is excluded: a card adds nothing."),
+        "sanction_gone": gettext_noop("Sanction #%(id)s was already withdrawn (by someone else, or by a second "
+                                      "click): nothing more to do."),
+        "not_exclusion": gettext_noop("Sanction #%(id)s is a card, not an exclusion."),
+        "id_not_whole": gettext_noop("An ID is a whole number above 0."),
+        "spare_id": gettext_noop("ID %(id)s is the spare player's: it is never given anyway."),
+        "id_retired": gettext_noop("ID %(id)s is already retired."),
+        "id_held": gettext_noop("ID %(id)s belongs to %(name)s: exclude the player or merge the record into another "
+                                "instead of retiring the ID."),
+        "merge_itself": gettext_noop("Choose two different players: a record cannot be merged into itself."),
+        "spare_merged": gettext_noop("ID %(id)s is the spare player: it cannot be merged."),
+        "already_merged": gettext_noop("Player %(id)s was already merged into %(keep)s."),
+        "excluded_merged": gettext_noop("Player %(id)s is excluded: an excluded record cannot be merged."),
+        "played_together": gettext_noop(
+            "Players %(keep)s and %(duplicate)s are both registered in tournament(s) %(tournaments)s: two people "
+            "played there, so they are not duplicates. If one row of a sheet is wrong, correct the sheet first."),
+        "decision_reason": gettext_noop("Give the reason for the decision: it is shown publicly next to the "
+                                        "tournament."),
+        "results_withdrawal_reason": gettext_noop("Give the reason for withdrawing the results: it is kept in the "
+                                                  "audit log."),
+        "no_results": gettext_noop("This tournament has no results to withdraw."),
+        "exception_reason": gettext_noop("Give the reason for the exception: it is required."),
+        "opening_balances": gettext_noop(
+            "Players %(keep)s and %(duplicate)s both have an opening balance in %(systems)s: delete the wrong one in "
+            "the admin (Players → opening balances), then merge."),
+    }
+    tournament_sentence = gettext_noop("tournament %(id)s (%(name)s, %(date)s)")
+
+    @classmethod
+    def wording(cls, code: str, params: dict, words, names=None) -> str:
+        if code == "playing_live":  # each tournament named in the reader's words
+            named = [words.gettext(cls.tournament_sentence) % {**t, "date": date_format(t["date"])}
+                     for t in params["tournaments"]]
+            params = {**params, "tournaments": ", ".join(named)}
+        return super().wording(code, params, words, names)
 
 
 def _one_year_after(day: date) -> date:
@@ -55,10 +108,10 @@ def red_card_notice(decided_on: date) -> str:
     return f"A red card was given on {decided_on.isoformat()}."
 
 
-def _require_reason(reason: str | None, message: str) -> str:
+def _require_reason(reason: str | None, code: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise GovernanceError(message)
+        raise GovernanceError.one(code)
     return reason
 
 
@@ -95,19 +148,16 @@ def _retire(player_id: int, reason: str) -> None:
 
 def player_exclude(*, player: Player, reason: str, user, decided_on: date | None = None) -> Sanction:
     """Exclude a player: leaves every public list, ID retired, games void, history replayed from scratch."""
-    reason = _require_reason(reason, _("Give the reason for the exclusion: it is required."))
+    reason = _require_reason(reason, "exclusion_reason")
     decided_on = decided_on or timezone.localdate()
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.is_spare:
-            raise GovernanceError(_("ID %(id)s is the spare player, not a person: it cannot be excluded.")
-                                  % {"id": SPARE_ID})
+            raise GovernanceError.one("spare_excluded", id=SPARE_ID)
         if player.is_excluded:
-            raise GovernanceError(_("Player %(id)s was already excluded on %(date)s.")
-                                  % {"id": player.pk, "date": date_format(timezone.localtime(player.excluded_at))})
+            raise GovernanceError.one("already_excluded", id=player.pk, date=player.excluded_at)
         if player.merged_into_id is not None:
-            raise GovernanceError(_("Player %(id)s was merged into %(keep)s: exclude player %(keep)s instead.")
-                                  % {"id": player.pk, "keep": player.merged_into_id})
+            raise GovernanceError.one("merged_excluded", id=player.pk, keep=player.merged_into_id)
         _refuse_while_playing_live(player)
         before = snapshot(player)
         player.excluded_at = timezone.now()
@@ -134,15 +184,8 @@ def _refuse_while_playing_live(player: Player) -> None:
                                               live__handed_over_at__isnull=True)
                    .distinct().order_by("start_date", "pk"))
     if running:
-        raise GovernanceError(
-            _("Player %(id)s plays in %(tournaments)s, run live on the site and not yet published: with an "
-              "excluded player in it, the tournament could not be published. Ask its referee to publish it first "
-              "(Run a tournament live, Publish the tournament), then exclude the player: the exclusion voids "
-              "their games there too.")
-            % {"id": player.pk, "tournaments": ", ".join(
-                _("tournament %(id)s (%(name)s, %(date)s)") % {"id": t.pk, "name": t.name,
-                                                                "date": date_format(t.start_date)}
-                for t in running)})
+        raise GovernanceError.one("playing_live", id=player.pk, tournaments=[
+            {"id": t.pk, "name": t.name, "date": t.start_date} for t in running])
 
 
 def _user_or_none(user):
@@ -160,18 +203,15 @@ def sanction_give(*, player: Player, kind: str, reason: str, user, decided_on: d
     if kind == Sanction.EXCLUSION:
         return player_exclude(player=player, reason=reason, user=user, decided_on=decided_on)
     if kind not in (Sanction.YELLOW, Sanction.RED):
-        raise GovernanceError(_("Unknown sanction %(kind)r: choose yellow, red or exclusion (a reminder is not "
-                                "recorded).") % {"kind": kind})
-    reason = _require_reason(reason, _("Give the reason for the card: it is required."))
+        raise GovernanceError.one("unknown_sanction", kind=kind)
+    reason = _require_reason(reason, "card_reason")
     decided_on = decided_on or timezone.localdate()
     if player.is_spare:
-        raise GovernanceError(_("ID %(id)s is the spare player, not a person: it cannot be sanctioned.")
-                              % {"id": SPARE_ID})
+        raise GovernanceError.one("spare_sanctioned", id=SPARE_ID)
     if player.merged_into_id is not None:
-        raise GovernanceError(_("Player %(id)s was merged into %(keep)s: sanction player %(keep)s instead.")
-                              % {"id": player.pk, "keep": player.merged_into_id})
+        raise GovernanceError.one("merged_sanctioned", id=player.pk, keep=player.merged_into_id)
     if player.is_excluded:
-        raise GovernanceError(_("Player %(id)s is excluded: a card adds nothing.") % {"id": player.pk})
+        raise GovernanceError.one("excluded_card", id=player.pk)
     with transaction.atomic():
         sanction = Sanction.objects.create(
             player=player, kind=kind, reason=reason, decided_on=decided_on, created_by=_user_or_none(user),
@@ -189,7 +229,7 @@ def sanction_give(*, player: Player, kind: str, reason: str, user, decided_on: d
 def sanction_withdraw(*, sanction: Sanction, reason: str, user) -> Player:
     """Take back a card or an exclusion. A card is erased (its public notice with it); an exclusion gives the player
     back: listed again, the ID in use again, the games counted again, history replayed from scratch."""
-    reason = _require_reason(reason, _("Give the reason for the withdrawal: it is kept in the audit log."))
+    reason = _require_reason(reason, "withdrawal_reason")
     if sanction.kind == Sanction.EXCLUSION:
         return player_exclusion_withdraw(sanction=sanction, reason=reason, user=user)
     with transaction.atomic():
@@ -211,18 +251,17 @@ def _locked_or_withdrawn(sanctions, pk: int) -> Sanction:
     """The sanction, locked until the transaction ends; GovernanceError if it is gone (withdrawn meanwhile)."""
     sanction = sanctions.select_for_update().filter(pk=pk).first()
     if sanction is None:
-        raise GovernanceError(_("Sanction #%(id)s was already withdrawn (by someone else, or by a second click): "
-                                "nothing more to do.") % {"id": pk})
+        raise GovernanceError.one("sanction_gone", id=pk)
     return sanction
 
 
 def player_exclusion_withdraw(*, sanction: Sanction, reason: str, user) -> Player:
     """Withdraw an exclusion: the player is back on every list with their ID and games; history replays."""
-    reason = _require_reason(reason, _("Give the reason for the withdrawal: it is kept in the audit log."))
+    reason = _require_reason(reason, "withdrawal_reason")
     with transaction.atomic():
         sanction = _locked_or_withdrawn(Sanction.objects.all(), sanction.pk)
         if sanction.kind != Sanction.EXCLUSION:
-            raise GovernanceError(_("Sanction #%(id)s is a card, not an exclusion.") % {"id": sanction.pk})
+            raise GovernanceError.one("not_exclusion", id=sanction.pk)
         player = Player.objects.select_for_update().get(pk=sanction.player_id)
         before = snapshot(player)
         player.excluded_at = None
@@ -262,19 +301,17 @@ def yellow_cards_expire(*, today: date | None = None) -> int:
 
 def player_retire_id(*, player_id: int, reason: str, user) -> RetiredId:
     """Retire an ID nobody holds, so it is never given (e.g. an ID the old site used for someone else)."""
-    reason = _require_reason(reason, _("Give the reason for the retirement: it is required."))
+    reason = _require_reason(reason, "retirement_reason")
     if player_id is None or player_id <= 0:
-        raise GovernanceError(_("An ID is a whole number above 0."))
+        raise GovernanceError.one("id_not_whole")
     if player_id == SPARE_ID:
-        raise GovernanceError(_("ID %(id)s is the spare player's: it is never given anyway.") % {"id": SPARE_ID})
+        raise GovernanceError.one("spare_id", id=SPARE_ID)
     with transaction.atomic():
         if RetiredId.objects.filter(pk=player_id).exists():
-            raise GovernanceError(_("ID %(id)s is already retired.") % {"id": player_id})
+            raise GovernanceError.one("id_retired", id=player_id)
         holder = Player.objects.filter(pk=player_id).first()
         if holder is not None and not holder.is_excluded and holder.merged_into_id is None:
-            raise GovernanceError(
-                _("ID %(id)s belongs to %(name)s: exclude the player or merge the record into another instead of "
-                  "retiring the ID.") % {"id": player_id, "name": holder.full_name})
+            raise GovernanceError.one("id_held", id=player_id, name=holder.full_name)
         retired = RetiredId.objects.create(id=player_id, reason=reason[:200])
         audit_record(user=user, action="retire_id", obj=retired, summary=f"ID {player_id} retired: {reason}"[:300])
     return retired
@@ -283,53 +320,46 @@ def player_retire_id(*, player_id: int, reason: str, user) -> RetiredId:
 # --- merge -------------------------------------------------------------------------------------------------------
 
 
-def merge_conflicts(*, keep: Player, duplicate: Player) -> list[str]:
-    """Why these two records cannot be merged (empty: they can). The board's page shows them before its button,
-    and `player_merge` checks them again under its locks."""
+def merge_conflicts(*, keep: Player, duplicate: Player) -> list[tuple[str, dict]]:
+    """Why these two records cannot be merged, as GovernanceError's reasons (empty: they can). The board's page
+    shows them before its button, and `player_merge` checks them again under its locks."""
     if keep.pk == duplicate.pk:
-        return [_("Choose two different players: a record cannot be merged into itself.")]
+        return [("merge_itself", {})]
     problems = []
     for player in (keep, duplicate):
         if player.is_spare:
-            problems.append(_("ID %(id)s is the spare player: it cannot be merged.") % {"id": SPARE_ID})
+            problems.append(("spare_merged", {"id": SPARE_ID}))
         elif player.merged_into_id is not None:
-            problems.append(_("Player %(id)s was already merged into %(keep)s.")
-                            % {"id": player.pk, "keep": player.merged_into_id})
+            problems.append(("already_merged", {"id": player.pk, "keep": player.merged_into_id}))
         elif player.is_excluded:
-            problems.append(_("Player %(id)s is excluded: an excluded record cannot be merged.") % {"id": player.pk})
+            problems.append(("excluded_merged", {"id": player.pk}))
     both = set(Registration.objects.filter(player=keep).values_list("tournament_id", flat=True)) & set(
         Registration.objects.filter(player=duplicate).values_list("tournament_id", flat=True))
     met = Game.objects.filter(Q(player_a=keep, player_b=duplicate) | Q(player_a=duplicate, player_b=keep))
     shared = sorted(both | set(met.values_list("tournament_id", flat=True)))
     if shared:
-        problems.append(
-            _("Players %(keep)s and %(duplicate)s are both registered in tournament(s) %(tournaments)s: two people "
-              "played there, so they are not duplicates. If one row of a sheet is wrong, correct the sheet first.")
-            % {"keep": keep.pk, "duplicate": duplicate.pk, "tournaments": ", ".join(map(str, shared))}
-        )
+        problems.append(("played_together", {"keep": keep.pk, "duplicate": duplicate.pk,
+                                             "tournaments": ", ".join(map(str, shared))}))
     clash = sorted(
         set(OpeningBalance.objects.filter(player=keep).values_list("system_id", flat=True))
         & set(OpeningBalance.objects.filter(player=duplicate).values_list("system_id", flat=True))
     )
     if clash:
-        problems.append(
-            _("Players %(keep)s and %(duplicate)s both have an opening balance in %(systems)s: delete the wrong one "
-              "in the admin (Players → opening balances), then merge.")
-            % {"keep": keep.pk, "duplicate": duplicate.pk, "systems": ", ".join(clash)}
-        )
+        problems.append(("opening_balances", {"keep": keep.pk, "duplicate": duplicate.pk,
+                                              "systems": ", ".join(clash)}))
     return problems
 
 
 def player_merge(*, keep: Player, duplicate: Player, user) -> Player:
     """Move the duplicate's registrations, games, opening balances, cards and account to `keep`."""
     if keep.pk == duplicate.pk:
-        raise GovernanceError(_("Choose two different players: a record cannot be merged into itself."))
+        raise GovernanceError.one("merge_itself")
     with transaction.atomic():
         locked = Player.objects.select_for_update().in_bulk([keep.pk, duplicate.pk])
         keep, duplicate = locked[keep.pk], locked[duplicate.pk]
         problems = merge_conflicts(keep=keep, duplicate=duplicate)
         if problems:
-            raise GovernanceError(" ".join(problems))
+            raise GovernanceError(problems)
         systems = _player_systems([duplicate.pk])
         moved = {
             "registrations": Registration.objects.filter(player=duplicate).update(player=keep),

@@ -14,11 +14,19 @@ from players.audit import audit_record
 from players.models import SPARE_ID, Club, Country, IdAllocator, OpeningBalance, Player, RetiredId
 from ratings.models import RatingSystem
 from ratings.requests import replay_request
-from rules.words import Worded
+from rules.words import Refused
 
 
-class PlayerInputError(Worded, ValueError):
-    """A problem the person who sent the data can fix; its message says how."""
+class PlayerInputError(Refused, ValueError):
+    """The old site's list cannot be imported: every problem, with its line. Said by the import_players command
+    only, in English as commands speak (COMMANDS.md), so not marked for the catalogue."""
+
+    sentences = {
+        "missing_columns": "line 1: missing column(s) %(missing)s; the header must be %(required)s with optional "
+                           "%(optional)s.",
+        "row": "line %(line)s: %(problems)s",
+        "retired": "id(s) %(ids)s are retired and cannot be used again.",
+    }
 
 
 def next_free_id_preview() -> int:
@@ -90,8 +98,8 @@ def _parse_player_rows(text: str) -> list[dict]:
     header = [(name or "").strip().lower() for name in (reader.fieldnames or [])]
     missing = [name for name in PLAYER_CSV_REQUIRED if name not in header]
     if missing:
-        raise PlayerInputError(f"line 1: missing column(s) {', '.join(missing)}; the header must be "
-                               f"{','.join(PLAYER_CSV_REQUIRED)} with optional {','.join(PLAYER_CSV_OPTIONAL)}.")
+        raise PlayerInputError.one("missing_columns", missing=", ".join(missing),
+                                   required=",".join(PLAYER_CSV_REQUIRED), optional=",".join(PLAYER_CSV_OPTIONAL))
     reader.fieldnames = header
     known_countries = set(Country.objects.values_list("code", flat=True))
     rows, errors, seen = [], [], {}
@@ -118,11 +126,11 @@ def _parse_player_rows(text: str) -> list[dict]:
             problems.append(f"country {row['country']!r} is not an ISO 3166-1 alpha-2 code (FR, GB, ES…)")
         opening = _parse_opening(row, problems)
         if problems:
-            errors.append(f"line {line}: " + "; ".join(problems))
+            errors.append(("row", {"line": line, "problems": "; ".join(problems)}))
             continue
         rows.append({**row, "id": player_id, "country": country or None, "opening": opening})
     if errors:
-        raise PlayerInputError("\n".join(errors))
+        raise PlayerInputError(errors)
     return rows
 
 
@@ -157,7 +165,7 @@ def players_import_csv(*, text: str, system_code: str = "adlg", user=None) -> Pl
     rows = _parse_player_rows(text)
     retired = set(RetiredId.objects.filter(id__in=[r["id"] for r in rows]).values_list("id", flat=True))
     if retired:
-        raise PlayerInputError(f"id(s) {', '.join(map(str, sorted(retired)))} are retired and cannot be used again.")
+        raise PlayerInputError.one("retired", ids=", ".join(map(str, sorted(retired))))
     system = RatingSystem.objects.get(code=system_code)
     created = updated = openings = 0
     with transaction.atomic():

@@ -3,6 +3,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from adlg_site.words import refusal_text
 from players import permissions
 from players.admin_mixins import AuditedAdmin, InternalAdmin, PlayerSearchAdmin, ReadOnlyAdmin
 from ratings.closing import YearCloseError, year_close
@@ -35,7 +36,7 @@ class ClosedYearAdmin(admin.ModelAdmin):
         try:
             year_close(year=obj.year, user=request.user, systems=[obj.system_id])
         except YearCloseError as refused:
-            raise ValidationError(str(refused)) from refused
+            raise ValidationError(" ".join(refusal_text(refused))) from refused
         obj.pk = ClosedYear.objects.get(system_id=obj.system_id, year=obj.year).pk
 
     def get_form(self, request, obj=None, **kwargs):

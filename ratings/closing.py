@@ -10,17 +10,20 @@ from django.utils import timezone
 from players.audit import audit_record
 from ratings.models import ClosedYear, RatingSystem
 from ratings.requests import replay_request
-from rules.words import Worded
+from rules.words import Refused
 
 
-class YearCloseError(Worded, ValueError):
-    """A year that cannot be closed; the message says why."""
+class YearCloseError(Refused, ValueError):
+    """A year that cannot be closed; its sentence says why, in English (the close_year command's, and the admin's,
+    as they always were: not marked for the catalogue)."""
+
+    sentences = {"out_of_range": "%(year)s cannot be closed: give a year between 1900 and %(last)s."}
 
 
 def year_close(*, year: int, user=None, systems: list[str] | None = None) -> list[tuple[str, bool]]:
     """Close `year` for every rating system (or those named); a year already closed is left as it is."""
     if year < 1900 or year > timezone.localdate().year:
-        raise YearCloseError(f"{year} cannot be closed: give a year between 1900 and {timezone.localdate().year}.")
+        raise YearCloseError.one("out_of_range", year=year, last=timezone.localdate().year)
     done = []
     with transaction.atomic():
         qs = RatingSystem.objects.all()

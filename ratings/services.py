@@ -13,11 +13,16 @@ from django.utils import timezone
 from ratings.models import RatingSystem, ReplayLock, ReplayRequest
 from ratings.notifications import rating_notices_record
 from ratings.replay import ReplaySummary, ratings_replay
+from rules.words import Refused, gettext_noop
 from tournaments.models import Sheet
 
 
-class ReplayBusy(Exception):
-    """Another replay of the same system holds the lock; it will pick up the pending requests."""
+class ReplayBusy(Refused):
+    """Another replay of the same system holds the lock; it will pick up the pending requests (the worker logs
+    it, a command says it in its own words and goes on)."""
+
+    sentences = {"replay_busy": gettext_noop("A replay of %(system)s is already running: it will take in this "
+                                             "change.")}
 
 
 def replay_pending(*, system_code: str) -> list[ReplaySummary]:
@@ -37,7 +42,7 @@ def replay_pending(*, system_code: str) -> list[ReplaySummary]:
                 if not ReplayLock.objects.filter(system_id=system_code).exists():
                     ReplayLock.objects.get_or_create(system_id=system_code)
                     continue
-                raise ReplayBusy(system_code)
+                raise ReplayBusy.one("replay_busy", system=system_code)
             pending = list(
                 ReplayRequest.objects.filter(system_id=system_code, status__in=ReplayRequest.OPEN)
                 .values_list("id", "since")

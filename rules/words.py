@@ -8,6 +8,7 @@ One catalogue: no French (or any other language) is written here or anywhere els
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Protocol
 
 
@@ -46,8 +47,12 @@ ENGLISH = English()
 
 class Refused(Exception):  # noqa: N818 - a refusal a person reads and can act on, not a crash
     """Refused, and why: one or more reasons, each a code and its params; whoever raises it has changed nothing.
-    Each kind of refusal names the wording of its codes (`wording`); the shell renders every kind the same way
-    (adlg_site.words.refusal_text), for a page, the API or a command."""
+    Each kind of refusal words its own codes (`wording`): by default its `sentences`, code to English sentence
+    marked for the catalogue and filled with the params. The shell words every kind the same way, in the reader's
+    language (adlg_site.words.refusal_text), for a page, the API or a command; `str()` is the English, for logs
+    and tests."""
+
+    sentences: Mapping[str, str] = {}
 
     def __init__(self, reasons):
         self.reasons = [(code, dict(params)) for code, params in reasons]
@@ -57,21 +62,28 @@ class Refused(Exception):  # noqa: N818 - a refusal a person reads and can act o
     def one(cls, code: str, **params):
         return cls([(code, params)])
 
-    @staticmethod
-    def wording(code: str, params: dict, words: Words, names=None) -> str:
-        """The sentence for one reason; each kind of refusal words its own codes."""
-        return words.gettext(code)
+    @classmethod
+    def wording(cls, code: str, params: dict, words: Words, names=None) -> str:
+        """The sentence for one reason, filled with its params."""
+        return words.gettext(cls.sentences.get(code, code)) % params
+
+    @property
+    def code(self) -> str:
+        """The first reason's code (most refusals have one)."""
+        return self.reasons[0][0]
+
+    def __str__(self) -> str:
+        try:
+            return " ".join(self.wording(code, params, ENGLISH) for code, params in self.reasons)
+        except (KeyError, TypeError, ValueError):  # a reason missing a param: its codes still say what it was
+            return super().__str__()
 
 
-class Worded(Refused):
-    """A refusal worded where it was raised (a service of the shell, in the reader's active language, from the
-    catalogue): one reason, its sentence carried as the `message` param; `str()` gives the sentence."""
+class Forbidden(Refused):
+    """This person may not do this (not a fault of the input): the shell answers as Django's PermissionDenied would,
+    a 403 page or an API 403; a kind of its own names which rule refused when the person can be told more."""
 
-    def __init__(self, message: object, code: str = "refused", **params):
-        super().__init__([(code, {**params, "message": str(message)})])
-        self.args = (str(message),)
-        self.message = str(message)
+    sentences = {"forbidden": gettext_noop("This page is not for your account")}
 
-    @staticmethod
-    def wording(code: str, params: dict, words: Words, names=None) -> str:
-        return params["message"]
+    def __init__(self, reasons=(("forbidden", {}),)):
+        super().__init__(reasons)

@@ -16,13 +16,14 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from adlg_site import words as site_words
 from adlg_site.inputs import whole_number
+from adlg_site.words import refusal_sentence
 from players import permissions
 from players.audit import audit_record
 from players.governance import GovernanceError
 from players.models import Sanction
 from ratings.selectors import failed_replays
 from rules.names import MAX_QUERY
-from tournaments.before.conditions import condition_message, format_key, new_tournament_failures
+from tournaments.before.conditions import CharterRefused, format_key, new_tournament_failures
 from tournaments.before.new_tournament import club_year_tournaments
 from tournaments.models import Tournament
 from tournaments.selectors import charter_failure_text
@@ -93,7 +94,7 @@ def override(request, tournament):
             tournament_override(tournament=tournament, counts=counts, reason=form.cleaned_data["reason"],
                                 user=request.user)
         except GovernanceError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, refusal_sentence(exc))
         else:
             messages.success(request, _("Decision recorded; the championship is being recomputed."))
             return redirect("board:tournaments")
@@ -112,7 +113,7 @@ def withdraw(request, tournament):
         try:
             tournament_results_withdraw(tournament=tournament, reason=form.cleaned_data["reason"], user=request.user)
         except GovernanceError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, refusal_sentence(exc))
         else:
             messages.success(request, _("Results withdrawn; the ratings are being recomputed."))
             return redirect("board:tournaments")
@@ -130,7 +131,7 @@ def exception(request, tournament):
             tournament_exception_approve(tournament=tournament, approved=form.cleaned_data["approved"],
                                          reason=form.cleaned_data["reason"], user=request.user)
         except GovernanceError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, refusal_sentence(exc))
         else:
             messages.success(request, _("Registration exception saved."))
             return redirect("board:tournaments")
@@ -141,10 +142,8 @@ def exception(request, tournament):
         year_tournaments_of_club=club_year_tournaments(club_id=club_id, system_id=tournament.system_id,
                                                        year=tournament.start_date.year, exclude_pk=tournament.pk),
     )
-    language = site_words.language()
     return render(request, "board/exception.html", {
-        "tournament": tournament, "form": form,
-        "failures": [condition_message(code, params, language) for code, params in failures],
+        "tournament": tournament, "form": form, "failures": site_words.refusal_text(CharterRefused(failures)),
     })
 
 

@@ -7,7 +7,6 @@ pages show.
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils.translation import gettext as _
 
 from players.audit import audit_record, model_changes, snapshot
 from players.governance import GovernanceError
@@ -19,7 +18,7 @@ def tournament_override(*, tournament, counts: bool | None, reason: str, user):
     """The board decides whether a tournament counts for the championship (None: follow the charter's checks)."""
     reason = (reason or "").strip()
     if counts is not None and not reason:
-        raise GovernanceError(_("Give the reason for the decision: it is shown publicly next to the tournament."))
+        raise GovernanceError.one("decision_reason")
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if tournament.counts_override == counts and tournament.override_reason == reason:
@@ -43,11 +42,11 @@ def tournament_results_withdraw(*, tournament, reason: str, user):
     rows."""
     reason = (reason or "").strip()
     if not reason:
-        raise GovernanceError(_("Give the reason for withdrawing the results: it is kept in the audit log."))
+        raise GovernanceError.one("results_withdrawal_reason")
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if tournament.status == Tournament.REGISTERED:
-            raise GovernanceError(_("This tournament has no results to withdraw."))
+            raise GovernanceError.one("no_results")
         games = tournament.games.count()
         tournament.games.all().delete()
         tournament.registrations.all().delete()
@@ -65,7 +64,7 @@ def tournament_exception_approve(*, tournament, approved: bool, reason: str, use
     """Approve (or withdraw) an exception to the registration rules of charter App. 1 §1-2."""
     reason = (reason or "").strip()
     if approved and not reason:
-        raise GovernanceError(_("Give the reason for the exception: it is required."))
+        raise GovernanceError.one("exception_reason")
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         before = snapshot(tournament)

@@ -61,6 +61,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A service's Forbidden, let through by a view, is the 403 page (adlg_site.middleware).
+    "adlg_site.middleware.ForbiddenAs403",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -266,6 +268,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    # A service's refusal (rules.words.Refused) answers 403 (Forbidden) or 400, worded in the reader's language.
+    "EXCEPTION_HANDLER": "adlg_site.api_base.exception_handler",
     # Every API view counts against RATE_LIMITS["api"] for its client (adlg_site.limits); a view that names its
     # own throttle_classes lists it too.
     "DEFAULT_THROTTLE_CLASSES": ["adlg_site.limits.ClientRateThrottle"],

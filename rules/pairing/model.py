@@ -69,6 +69,9 @@ class PairingRefused(Refused):
         super().__init__((n.code, n.params) for n in self.notices)
         self.args = ("; ".join(map(str, self.notices)),)
 
+    def __str__(self) -> str:  # the notices with their params: what a pairing test or a log compares
+        return self.args[0]
+
     @staticmethod
     def wording(code: str, params: dict, words: Words, names=None) -> str:
         return notice_text(code, params, names, words)

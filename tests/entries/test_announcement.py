@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
-from django.core.exceptions import PermissionDenied
 
 from players.models import AuditEntry
 from rules.pairing import ROUND_ONE_METHODS
+from rules.words import Forbidden
 from tests.entries.conftest import announce
 from tests.governance.factories import make_player, make_tournament
 from tournaments.before.announcement import AnnouncementRefused
@@ -111,7 +111,7 @@ def test_the_announcement_is_edited_until_the_first_day_only(tournament, referee
 def test_only_the_referees_and_the_board_edit_the_announcement(tournament, board, other_referee, player_user):
     assert announce(tournament, board).tournament == tournament
     for user in (other_referee, player_user):
-        with pytest.raises(PermissionDenied):
+        with pytest.raises(Forbidden):
             announce(tournament, user)
 
 

@@ -10,11 +10,11 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.core.exceptions import PermissionDenied
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from players.models import AuditEntry
+from rules.words import Forbidden
 from tests.entries.conftest import PDF, after_deadline, announce, send, workbook_bytes
 from tests.governance.factories import make_player, make_tournament
 from tournaments.before.army_lists import (
@@ -118,7 +118,7 @@ def test_an_entry_stores_a_bounded_number_of_lists(entry, player_user):
 
 def test_only_the_entrys_player_sends_its_list(entry, other_user, other_linked, referee):
     for user in (other_user, referee):
-        with pytest.raises(PermissionDenied):
+        with pytest.raises(Forbidden):
             send(user, entry)
 
 
@@ -157,7 +157,7 @@ def test_the_checker_checks_on_the_entries_page(client, entry, player_user, chec
 @pytest.mark.parametrize("who", ["other_user", "other_referee"])
 def test_nobody_else_checks_a_list(entry, player_user, who, other_user, other_referee, other_linked):
     army_list = send(player_user, entry)
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(Forbidden):
         army_list_check(user=other_user if who == "other_user" else other_referee, army_list=army_list,
                         compliant=True)
 
@@ -340,7 +340,7 @@ def test_the_referee_sees_the_penalty_and_lifts_it_with_a_reason(client, entry, 
     client.force_login(referee)
     url = f"/board/tournaments/{entry.tournament_id}/entries/"
     assert "late list: −20" in client.get(url).content.decode()
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(Forbidden):
         late_penalty_lift(user=checker, entry=entry, reason="x")
     refused = client.post(f"{url}{entry.pk}/lift/", {f"lift-{entry.pk}-reason": ""})
     assert refused.status_code == 400

@@ -8,9 +8,9 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.core.exceptions import PermissionDenied
 
 from players.models import AuditEntry
+from rules.words import Forbidden
 from tests.entries.conftest import announce
 from tests.governance.factories import make_player
 from tournaments.before.entries import (
@@ -89,7 +89,7 @@ def test_only_the_player_withdraws_their_entry(announced, player_user, linked_pl
                                                referee):
     entry = entry_register(user=player_user, tournament=announced, pool="A")
     for user in (other_user, referee):
-        with pytest.raises(PermissionDenied):
+        with pytest.raises(Forbidden):
             entry_withdraw(user=user, entry=entry)
 
 
@@ -126,7 +126,7 @@ def test_neither_the_list_checker_nor_another_referee_refuses_an_entry(announced
                                                                        player_user, linked_player):
     entry = entry_register(user=player_user, tournament=announced, pool="A")
     for user in (checker, other_referee, player_user):
-        with pytest.raises(PermissionDenied):
+        with pytest.raises(Forbidden):
             entry_refuse(user=user, entry=entry, reason="no")
 
 

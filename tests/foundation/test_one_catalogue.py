@@ -151,23 +151,3 @@ def test_every_kind_of_refusal_is_one_type_worded_in_both_languages():
         assert len(english) == len(french) == len(refusal.reasons) == 1
         assert english != french and refusal.reasons[0][0] not in english[0]
         assert refusal.wording(*refusal.reasons[0], ENGLISH) == english[0]
-
-
-def test_the_shells_refusals_are_the_same_type_worded_when_raised():
-    from players.accounts import AccountError
-    from players.claims import ClaimError
-    from players.governance import GovernanceError
-    from players.services import PlayerInputError
-    from ratings.closing import YearCloseError
-    from tournaments.before.entries import EntryRefused
-    from tournaments.management.live_command import Refused as CommandRefused
-
-    with translation.override("fr"):
-        said = [kind(translation.gettext("The clock is not paused.")) for kind in
-                (AccountError, ClaimError, GovernanceError, PlayerInputError, YearCloseError)]
-        said += [EntryRefused("entries_closed", translation.gettext("The clock is not paused."), "pool"),
-                 CommandRefused(("bad_number", "The clock is not paused."))]
-    for refusal in said:
-        assert isinstance(refusal, Refused)
-        assert refusal_text(refusal, "en") == [str(refusal)]
-    assert str(said[0]) == "L’horloge n’est pas en pause."

@@ -6,13 +6,13 @@ import re
 from datetime import date, timedelta
 
 import pytest
-from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 from django.utils import timezone
 
 from players import permissions
 from players.models import AuditEntry, Country
 from ratings.models import RatingSystem
+from rules.words import Forbidden
 from tests.governance.factories import make_club, make_tournament
 from tournaments.before.conditions import (
     CharterRefused,
@@ -159,7 +159,7 @@ def test_it_counts_the_clubs_official_tournaments_of_the_same_year(organiser):
 def test_it_lets_only_the_board_approve_an_exception(organiser, board):
     late = _data(start_date=timezone.localdate() + timedelta(days=7), end_date=timezone.localdate() + timedelta(days=8),
                  exception_approved=True, exception_reason="replaces a cancelled event")
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(Forbidden):
         tournament_register(user=organiser, data=late)
     created = tournament_register(user=board, data={**late, "referees": [organiser]})
     assert created.exception_approved and created.exception_reason == "replaces a cancelled event"
@@ -168,7 +168,7 @@ def test_it_lets_only_the_board_approve_an_exception(organiser, board):
 
 @pytest.mark.django_db
 def test_it_refuses_a_player_or_a_stranger(player_user):
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(Forbidden):
         tournament_register(user=player_user, data=_data())
 
 

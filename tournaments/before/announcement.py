@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from datetime import date
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
 from players.audit import audit_record, model_changes, snapshot
 from players.permissions import can_manage_tournament
+from rules.words import Forbidden
 from tournaments.before.conditions import CharterRefused, announcement_failures
 from tournaments.models import AnnouncedPool, Announcement, Entry, Tournament
 
@@ -38,10 +38,10 @@ def announcement_save(*, user, tournament: Tournament, data: dict, today: date |
 
     `data` holds venue, game_minutes, duration_note, list_deadline, list_checker (a user or None),
     lists_published, first_round, first_round_note and pools: one {name, theme, allowed_armies} per pool.
-    Raises PermissionDenied, or AnnouncementRefused with every failure.
+    Raises Forbidden, or AnnouncementRefused with every failure.
     """
     if not can_manage_tournament(user, tournament):
-        raise PermissionDenied
+        raise Forbidden()
     today = today or timezone.localdate()
     if today >= tournament.start_date:
         raise AnnouncementRefused([("announcement_started", {"start": tournament.start_date.isoformat()})])

@@ -37,17 +37,17 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import PurePath
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from players.audit import audit_record
 from players.permissions import can_check_lists, is_entry_player
 from rules.charter import IdenticalLists, identical_lists
 from rules.sheet.format import FORMULA_STARTS
 from rules.sheet.guard import guard
+from rules.words import Forbidden
 from tournaments.before.entries import STARTED, EntryRefused, announcement_of, entries_phase
 from tournaments.models import ArmyList, Entry, Tournament
 
@@ -65,36 +65,30 @@ def list_file_refusal(*, name: str, data: bytes) -> EntryRefused | None:
     """Why a list file is refused, or None: its kind from its name, then checked on its bytes."""
     suffix = PurePath(name or "").suffix.lower()
     if suffix not in (".xlsx", ".pdf"):
-        return EntryRefused("file_kind", _("Send the official list workbook (.xlsx) or a PDF, or give a link."),
-                            "file")
+        return EntryRefused("file_kind", "file")
     if not data:
-        return EntryRefused("file_empty", _("The file is empty."), "file")
+        return EntryRefused("file_empty", "file")
     if len(data) > LIST_MAX_BYTES:
-        return EntryRefused("file_too_large", _("The file is over %(limit)s MB: send a smaller one, or a link.")
-                            % {"limit": LIST_MAX_BYTES // (1024 * 1024)}, "file")
+        return EntryRefused("file_too_large", "file", limit=LIST_MAX_BYTES // (1024 * 1024))
     if suffix == ".pdf":
         if not data.startswith(b"%PDF-"):
-            return EntryRefused("not_pdf", _("This file is not a PDF: save the list as PDF again, or send the "
-                                             "workbook."), "file")
+            return EntryRefused("not_pdf", "file")
         if _ACTIVE_PDF.search(data):
-            return EntryRefused("pdf_active", _("This PDF carries scripts, actions or attached files: print the "
-                                                "list to a plain PDF and send that."), "file")
+            return EntryRefused("pdf_active", "file")
         return None
     issue = guard(data, max_bytes=LIST_MAX_BYTES)
     if issue is not None:
-        return EntryRefused(f"xlsx_{issue.code}", _("This workbook cannot be accepted (%(code)s): save it again "
-                                                    "as .xlsx from your spreadsheet, without macros, or send a "
-                                                    "PDF.") % {"code": issue.code.replace("_", " ")}, "file")
+        return EntryRefused(f"xlsx_{issue.code}", "file", code=issue.code.replace("_", " "))
     return None
 
 
 def list_url_refusal(url: str) -> EntryRefused | None:
     if len(url) > URL_LIMIT:
-        return EntryRefused("url_too_long", _("At most %(limit)s characters.") % {"limit": URL_LIMIT}, "url")
+        return EntryRefused("url_too_long", "url", limit=URL_LIMIT)
     try:
         _https(url)
     except ValidationError:
-        return EntryRefused("url_not_https", _("Give the list builder's address, starting with https://."), "url")
+        return EntryRefused("url_not_https", "url")
     return None
 
 
@@ -105,30 +99,28 @@ def army_list_submit(*, user, entry: Entry, army_name: str, army_number: str, fi
                      data: bytes | None = None, url: str | None = None, now: datetime | None = None) -> ArmyList:
     """The entry's player sends a list (a file or a link) until the first day; late after the deadline's day."""
     if not is_entry_player(user, entry):
-        raise PermissionDenied
+        raise Forbidden()
     now = now or timezone.now()
     tournament = entry.tournament
     announcement = announcement_of(tournament)
     if entry.status != Entry.ENTERED or announcement is None:
-        raise EntryRefused("not_entered", _("Only an entered player sends a list."))
+        raise EntryRefused("not_entered", case="list")
     if entries_phase(tournament, today=timezone.localdate(now)) == STARTED:
-        raise EntryRefused("started", _("The tournament has started: give your list to the referee."))
+        raise EntryRefused("started", case="list")
     army_name, army_number = " ".join((army_name or "").split()), " ".join((army_number or "").split())
     if not army_name:
-        raise EntryRefused("army_required", _("Give the army's name."), "army_name")
+        raise EntryRefused("army_required", "army_name")
     if len(army_name) > 120 or army_name.startswith(FORMULA_STARTS):
-        raise EntryRefused("army_name", _("At most 120 characters, not starting with =, +, - or @."), "army_name")
+        raise EntryRefused("army_name", "army_name")
     if not army_number:
-        raise EntryRefused("number_required", _("Give the army's number in the official army lists."),
-                           "army_number")
+        raise EntryRefused("number_required", "army_number")
     if len(army_number) > 20 or army_number.startswith(FORMULA_STARTS):
-        raise EntryRefused("army_number", _("At most 20 characters, not starting with =, +, - or @."),
-                           "army_number")
+        raise EntryRefused("army_number", "army_number")
     url = (url or "").strip()
     if url and (data or file_name):
-        raise EntryRefused("file_and_link", _("Send either a file or a link, not both."), "url")
+        raise EntryRefused("file_and_link", "url")
     if not url and not (data or file_name):
-        raise EntryRefused("file_or_link", _("Send the list: a file, or a link to a list builder."), "file")
+        raise EntryRefused("file_or_link", "file")
     row = ArmyList(entry=entry, army_name=army_name, army_number=army_number, submitted_by=user, submitted_at=now)
     if url:
         refused = list_url_refusal(url)
@@ -147,8 +139,7 @@ def army_list_submit(*, user, entry: Entry, army_name: str, army_number: str, fi
         locked = Entry.objects.select_for_update().get(pk=entry.pk)
         sent = locked.army_lists.count()
         if sent >= MAX_LISTS_PER_ENTRY:
-            raise EntryRefused("too_many_lists", _("You have sent %(count)s lists for this tournament: ask the "
-                                                   "referee.") % {"count": sent})
+            raise EntryRefused("too_many_lists", count=sent)
         first = not sent
         row.save()
         if first and row.late:
@@ -172,17 +163,17 @@ def army_list_check(*, user, army_list: ArmyList, compliant: bool, comment: str 
     """The checker marks the entry's list compliant, or returns it with a comment the player reads."""
     entry = army_list.entry
     if not can_check_lists(user, entry.tournament):
-        raise PermissionDenied
+        raise Forbidden()
     comment = (comment or "").strip()
     if not compliant and not comment:
-        raise EntryRefused("comment_required", _("Say what to change: the player reads your comment."), "comment")
+        raise EntryRefused("comment_required", "comment")
     if len(comment) > 2000:
-        raise EntryRefused("comment_too_long", _("At most %(limit)s characters.") % {"limit": 2000}, "comment")
+        raise EntryRefused("comment_too_long", "comment", limit=2000)
     with transaction.atomic():
         Entry.objects.select_for_update().get(pk=entry.pk)
         latest = current_list(entry)
         if latest is None or latest.pk != army_list.pk:
-            raise EntryRefused("not_current", _("The player has sent a newer list: check that one."))
+            raise EntryRefused("not_current")
         before = latest.status
         latest.status = ArmyList.COMPLIANT if compliant else ArmyList.RETURNED
         latest.comment, latest.checked_by, latest.checked_at = comment, user, now or timezone.now()

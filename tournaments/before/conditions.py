@@ -43,7 +43,7 @@ from datetime import date, timedelta
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
-from adlg_site.words import say
+from adlg_site.words import refusal_text
 from rules.charter import LIST_DEADLINE_DAYS, duration_words, game_minutes
 from rules.pairing.model import MANUAL, ROUND_ONE_METHODS
 from rules.words import Refused
@@ -216,7 +216,8 @@ def condition_wording(code: str, params: dict, words=None, names=None) -> str:
 
 
 def condition_message(code: str, params: dict, language: str | None = None) -> str:
-    return say(condition_wording, code, params, lang=language)
+    """One failure's sentence (the board's pages word a whole refusal with adlg_site.words.refusal_text)."""
+    return refusal_text(CharterRefused([(code, params)]), language)[0]
 
 
 class CharterRefused(Refused):

@@ -36,30 +36,75 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
-from django.utils.formats import date_format
-from django.utils.translation import gettext as _
 
 from players.audit import audit_record
 from players.models import Player
 from players.permissions import can_check_lists, can_manage_entries, is_entry_player, player_of, spare_only
 from rules.charter import LATE_LIST_PENALTY
-from rules.words import Worded
+from rules.words import Forbidden, Refused, gettext_noop
 from tournaments.models import Announcement, ArmyList, Entry, Registration, Tournament
 
 UNANNOUNCED, OPEN, CLOSED, STARTED = "unannounced", "open", "closed", "started"
 REASON_LIMIT = 300
 
 
-class EntryRefused(Worded):
-    """What the person can fix: `code` for tests, `message` worded from the catalogue in the active language when
-    raised, `field` the form's field it belongs beside (None: the whole form)."""
+class EntryRefused(Refused):
+    """What the person can fix: one `code` and its params, `field` the form's field it belongs beside (None: the
+    whole form). A code said two ways names its `case`; the workbook's refusals (xlsx_…) share one sentence."""
 
-    def __init__(self, code: str, message: str, field: str | None = None):
-        super().__init__(message, code)
-        self.code, self.field = code, field
+    sentences = {
+        "not_a_player": gettext_noop("Your account is not linked to a federation player: link it first, then enter."),
+        "not_announced": gettext_noop("The referee has not announced this tournament yet: entries are not open."),
+        "entries_closed": gettext_noop("Entries closed on %(date)s. Ask the referee."),
+        "entries_closed/withdraw": gettext_noop(
+            "Entries closed on %(date)s: you can no longer withdraw on the site. Tell the referee."),
+        "not_a_player/record": gettext_noop("This federation record cannot enter a tournament."),
+        "unknown_pool": gettext_noop("Choose one of the tournament's pools."),
+        "spare_only": gettext_noop("You referee this tournament or check its lists: the charter lets you play only "
+                                   "as the spare (App. 1 §9)."),
+        "already_entered": gettext_noop("You are already entered."),
+        "refused": gettext_noop("The referee refused your entry: %(reason)s"),
+        "not_entered": gettext_noop("This entry is not entered."),
+        "reason_required": gettext_noop("Give the reason: the player reads it."),
+        "reason_required/lift": gettext_noop("Give the reason for lifting the penalty."),
+        "reason_too_long": gettext_noop("At most %(limit)s characters."),
+        "started": gettext_noop("The tournament has started: entries are the tournament day's now."),
+        "no_penalty": gettext_noop("This entry has no late-list penalty to lift."),
+        # the army lists (tournaments.before.army_lists)
+        "file_kind": gettext_noop("Send the official list workbook (.xlsx) or a PDF, or give a link."),
+        "file_empty": gettext_noop("The file is empty."),
+        "file_too_large": gettext_noop("The file is over %(limit)s MB: send a smaller one, or a link."),
+        "not_pdf": gettext_noop("This file is not a PDF: save the list as PDF again, or send the workbook."),
+        "pdf_active": gettext_noop("This PDF carries scripts, actions or attached files: print the list to a plain "
+                                   "PDF and send that."),
+        "xlsx": gettext_noop("This workbook cannot be accepted (%(code)s): save it again as .xlsx from your "
+                             "spreadsheet, without macros, or send a PDF."),
+        "url_too_long": gettext_noop("At most %(limit)s characters."),
+        "url_not_https": gettext_noop("Give the list builder's address, starting with https://."),
+        "not_entered/list": gettext_noop("Only an entered player sends a list."),
+        "started/list": gettext_noop("The tournament has started: give your list to the referee."),
+        "army_required": gettext_noop("Give the army's name."),
+        "army_name": gettext_noop("At most 120 characters, not starting with =, +, - or @."),
+        "number_required": gettext_noop("Give the army's number in the official army lists."),
+        "army_number": gettext_noop("At most 20 characters, not starting with =, +, - or @."),
+        "file_and_link": gettext_noop("Send either a file or a link, not both."),
+        "file_or_link": gettext_noop("Send the list: a file, or a link to a list builder."),
+        "too_many_lists": gettext_noop("You have sent %(count)s lists for this tournament: ask the referee."),
+        "comment_required": gettext_noop("Say what to change: the player reads your comment."),
+        "comment_too_long": gettext_noop("At most %(limit)s characters."),
+        "not_current": gettext_noop("The player has sent a newer list: check that one."),
+    }
+
+    def __init__(self, code: str, field: str | None = None, /, **params):
+        super().__init__([(code, params)])
+        self.field = field
+
+    @classmethod
+    def wording(cls, code: str, params: dict, words, names=None) -> str:
+        key = "xlsx" if code.startswith("xlsx_") else f"{code}/{params['case']}" if "case" in params else code
+        return words.gettext(cls.sentences[key]) % params
 
 
 # --- the announcement, as entries read it -----------------------------------------------------------------------
@@ -105,29 +150,24 @@ def entry_register(*, user, tournament: Tournament, pool: str, listed_without_na
     today = today or timezone.localdate()
     player = player_of(user)
     if player is None:
-        raise EntryRefused("not_a_player", _("Your account is not linked to a federation player: link it first, "
-                                             "then enter."))
+        raise EntryRefused("not_a_player")
     phase = entries_phase(tournament, today=today)
     if phase == UNANNOUNCED:
-        raise EntryRefused("not_announced", _("The referee has not announced this tournament yet: entries are not "
-                                              "open."))
+        raise EntryRefused("not_announced")
     if phase != OPEN:
-        deadline = tournament.announcement.list_deadline
-        raise EntryRefused("entries_closed", _("Entries closed on %(date)s. Ask the referee.")
-                           % {"date": _day(deadline)})
+        raise EntryRefused("entries_closed", date=tournament.announcement.list_deadline)
     if player.excluded_at is not None or player.merged_into_id is not None:
-        raise EntryRefused("not_a_player", _("This federation record cannot enter a tournament."))
+        raise EntryRefused("not_a_player", case="record")
     if pool not in pool_names(tournament):
-        raise EntryRefused("unknown_pool", _("Choose one of the tournament's pools."), "pool")
+        raise EntryRefused("unknown_pool", "pool")
     if spare_only(user, tournament) and not as_spare:
-        raise EntryRefused("spare_only", _("You referee this tournament or check its lists: the charter lets you "
-                                           "play only as the spare (App. 1 §9)."), "as_spare")
+        raise EntryRefused("spare_only", "as_spare")
     with transaction.atomic():
         entry = Entry.objects.select_for_update().filter(tournament=tournament, player=player).first()
         if entry is not None and entry.status == Entry.ENTERED:
-            raise EntryRefused("already_entered", _("You are already entered."))
+            raise EntryRefused("already_entered")
         if entry is not None and entry.status == Entry.REFUSED:
-            raise EntryRefused("refused", _("The referee refused your entry: %(reason)s") % {"reason": entry.reason})
+            raise EntryRefused("refused", reason=entry.reason)
         before = None if entry is None else entry.status
         entry = entry or Entry(tournament=tournament, player=player)
         entry.pool, entry.status, entry.reason = pool, Entry.ENTERED, ""
@@ -144,29 +184,27 @@ def entry_register(*, user, tournament: Tournament, pool: str, listed_without_na
 def entry_withdraw(*, user, entry: Entry, today: date | None = None) -> Entry:
     """The player withdraws their entry, while entries are open."""
     if not is_entry_player(user, entry):
-        raise PermissionDenied
+        raise Forbidden()
     if entry.status != Entry.ENTERED:
-        raise EntryRefused("not_entered", _("This entry is not entered."))
+        raise EntryRefused("not_entered")
     if entries_phase(entry.tournament, today=today) != OPEN:
-        raise EntryRefused("entries_closed", _("Entries closed on %(date)s: you can no longer withdraw on the site. "
-                                               "Tell the referee.")
-                           % {"date": _day(entry.tournament.announcement.list_deadline)})
+        raise EntryRefused("entries_closed", case="withdraw", date=entry.tournament.announcement.list_deadline)
     return _status_change(user=user, entry=entry, status=Entry.WITHDRAWN, reason="", action="entry_withdraw")
 
 
 def entry_refuse(*, user, entry: Entry, reason: str, today: date | None = None) -> Entry:
     """A referee refuses an entry, with the reason its player reads."""
     if not can_manage_entries(user, entry.tournament):
-        raise PermissionDenied
+        raise Forbidden()
     reason = " ".join((reason or "").split())
     if not reason:
-        raise EntryRefused("reason_required", _("Give the reason: the player reads it."), "reason")
+        raise EntryRefused("reason_required", "reason")
     if len(reason) > REASON_LIMIT:
-        raise EntryRefused("reason_too_long", _("At most %(limit)s characters.") % {"limit": REASON_LIMIT}, "reason")
+        raise EntryRefused("reason_too_long", "reason", limit=REASON_LIMIT)
     if entries_phase(entry.tournament, today=today) == STARTED:
-        raise EntryRefused("started", _("The tournament has started: entries are the tournament day's now."))
+        raise EntryRefused("started")
     if entry.status != Entry.ENTERED:
-        raise EntryRefused("not_entered", _("This entry is not entered."))
+        raise EntryRefused("not_entered")
     return _status_change(user=user, entry=entry, status=Entry.REFUSED, reason=reason, action="entry_refuse")
 
 
@@ -191,14 +229,14 @@ def entry_penalty(entry: Entry) -> tuple[int, str]:
 def late_penalty_lift(*, user, entry: Entry, reason: str) -> Entry:
     """A referee lifts the late-list penalty of an entry, with a reason (audited)."""
     if not can_manage_entries(user, entry.tournament):
-        raise PermissionDenied
+        raise Forbidden()
     reason = " ".join((reason or "").split())
     if not reason:
-        raise EntryRefused("reason_required", _("Give the reason for lifting the penalty."), "reason")
+        raise EntryRefused("reason_required", "reason", case="lift")
     if len(reason) > REASON_LIMIT:
-        raise EntryRefused("reason_too_long", _("At most %(limit)s characters.") % {"limit": REASON_LIMIT}, "reason")
+        raise EntryRefused("reason_too_long", "reason", limit=REASON_LIMIT)
     if not entry.list_late or entry.penalty_lifted_reason:
-        raise EntryRefused("no_penalty", _("This entry has no late-list penalty to lift."))
+        raise EntryRefused("no_penalty")
     with transaction.atomic():
         Entry.objects.filter(pk=entry.pk).update(penalty_lifted_reason=reason, changed_at=timezone.now())
         entry.penalty_lifted_reason = reason
@@ -297,7 +335,3 @@ def sheet_player_rows(*, tournament: Tournament) -> list[tuple]:
         rows.append((player.pk, player.last_name, player.first_name, getattr(player.club, "name", None),
                      player.country_id, entry.pool, army, points, reason))
     return rows
-
-
-def _day(value: date) -> str:
-    return date_format(value)

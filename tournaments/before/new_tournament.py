@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from datetime import date
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
 from players.audit import audit_record, model_changes
 from players.permissions import can_register_tournament, is_board
 from players.selectors import person_name
+from rules.words import Forbidden
 from tournaments.before.conditions import CharterRefused, format_key, new_tournament_failures
 from tournaments.models import Tournament
 
@@ -37,15 +37,15 @@ def tournament_register(*, user, data: dict, today: date | None = None):
     `data` holds: name, start_date, end_date, city, country (Country or code), system (RatingSystem or code),
     format, army_points, pools, rounds, official, worlds, organising_club (Club or None), referees (users named
     besides `user`), and for the board only exception_approved, exception_reason.
-    Raises PermissionDenied when the user may not register or approve, CharterRefused on charter failures.
+    Raises Forbidden when the user may not register or approve, CharterRefused on charter failures.
     """
     if not can_register_tournament(user):
-        raise PermissionDenied
+        raise Forbidden()
     today = today or timezone.localdate()
     exception = bool(data.get("exception_approved"))
     exception_reason = (data.get("exception_reason") or "").strip()
     if exception and not is_board(user):
-        raise PermissionDenied
+        raise Forbidden()
     if exception and not exception_reason:
         raise ValueError("An approved exception needs its reason.")
     if data["end_date"] < data["start_date"]:

@@ -11,11 +11,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.formats import date_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_POST, require_safe
 
+from adlg_site.words import refusal_text
 from players import permissions
 from ratings.selectors import country_name
 from tournaments.before import entries as entry_rules
@@ -52,9 +54,9 @@ def _entry_page(request, tournament: Tournament, *, entry_form=None, list_form=N
 def _refusal_on(form, refused: EntryRefused) -> list[str]:
     """Beside its field when the form shows that field, else above the form."""
     if refused.field and refused.field in form.fields:
-        form.add_error(refused.field, refused.message)
+        form.add_error(refused.field, refusal_text(refused))
         return []
-    return [refused.message]
+    return refusal_text(refused)
 
 
 @permissions.rule_required(permissions.is_signed_in, tournament_kwarg="tournament_id")
@@ -90,7 +92,7 @@ def entry_withdraw_view(request, tournament: Tournament):
     try:
         entry_withdraw(user=request.user, entry=entry)
     except EntryRefused as refused:
-        return _entry_page(request, tournament, errors=[refused.message], status=400)
+        return _entry_page(request, tournament, errors=refusal_text(refused), status=400)
     messages.success(request, _("You have withdrawn from %(name)s.") % {"name": tournament.name})
     return redirect("entry_page", tournament_id=tournament.pk)
 
@@ -162,4 +164,4 @@ def calendar_ics(request):
 
 
 def _date(value) -> str:
-    return entry_rules.date_format(value)
+    return date_format(value)

@@ -16,7 +16,7 @@ from rules.charter import game_minutes
 from tournaments.before import entries as entry_rules
 from tournaments.before.announcement import AnnouncementRefused, announcement_save
 from tournaments.before.army_lists import army_list_check, current_lists, identical_flags, lists_published
-from tournaments.before.conditions import CharterRefused, condition_message
+from tournaments.before.conditions import CharterRefused
 from tournaments.before.entries import EntryRefused, entry_penalty, entry_refuse, late_penalty_lift, tournament_entries
 from tournaments.before.forms import AnnouncementForm, CheckForm, NewTournamentForm, ReasonForm, pool_formset
 from tournaments.before.new_tournament import tournament_register
@@ -44,8 +44,7 @@ def new_tournament(request):
         try:
             tournament = tournament_register(user=request.user, data=data)
         except CharterRefused as refused:
-            language = words.language()
-            failures = [condition_message(code, params, language) for code, params in refused.failures]
+            failures = words.refusal_text(refused)
         else:
             messages.success(
                 request,
@@ -89,9 +88,7 @@ def announcement_edit(request, tournament: Tournament):
             try:
                 announcement_save(user=request.user, tournament=tournament, data=data)
             except AnnouncementRefused as refused:
-                language = words.language()
-                for code, params in refused.failures:
-                    text = condition_message(code, params, language)
+                for (code, _params), text in zip(refused.failures, words.refusal_text(refused), strict=True):
                     if code in FAILURE_FIELDS:
                         form.add_error(FAILURE_FIELDS[code], text)
                     else:
@@ -103,8 +100,8 @@ def announcement_edit(request, tournament: Tournament):
         status = 400
     elif request.method == "POST":
         status = 400
-        failures.append(condition_message("announcement_started", {"start": tournament.start_date.isoformat()},
-                                             words.language()))
+        failures += words.refusal_text(AnnouncementRefused.one("announcement_started",
+                                                                start=tournament.start_date.isoformat()))
     return render(request, "board/announcement.html", {
         "tournament": tournament, "form": form, "pools": pools, "failures": failures, "started": started,
         "announced": entry_rules.announcement_of(tournament) is not None,
@@ -163,9 +160,9 @@ def army_list_check_view(request, tournament: Tournament, list_id: int):
                             comment=form.cleaned_data["comment"])
         except EntryRefused as refused:
             if refused.field in form.fields:
-                form.add_error(refused.field, refused.message)
+                form.add_error(refused.field, words.refusal_text(refused))
             else:
-                return _entries_page(request, tournament, errors=[refused.message], status=400)
+                return _entries_page(request, tournament, errors=words.refusal_text(refused), status=400)
         else:
             compliant = form.cleaned_data["decision"] == "compliant"
             messages.success(request, (_("The list of %(name)s is compliant.") if compliant else
@@ -184,9 +181,9 @@ def _entry_action(request, tournament: Tournament, entry_id: int, kind: str, ser
             service(user=request.user, entry=entry, reason=form.cleaned_data["reason"])
         except EntryRefused as refused:
             if refused.field in form.fields:
-                form.add_error(refused.field, refused.message)
+                form.add_error(refused.field, words.refusal_text(refused))
             else:
-                return _entries_page(request, tournament, errors=[refused.message], status=400)
+                return _entries_page(request, tournament, errors=words.refusal_text(refused), status=400)
         else:
             messages.success(request, done % {"name": entry.player.full_name})
             return redirect("board:entries_manage", pk=tournament.pk)

@@ -18,6 +18,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from adlg_site.words import refusal_text
+from rules.words import Refused, gettext_noop
 from tournaments.live import printouts, selectors
 from tournaments.live.links import entrant_link_path, links_issue
 from tournaments.live.page_tools import lang, referee_only, running_live
@@ -25,8 +27,16 @@ from tournaments.live.qr import qr_svg
 from tournaments.models import LiveTournament, Tournament
 
 
-class NotPrintable(Exception):
+class NotPrintable(Refused):
     """What cannot be printed yet, or at all: said on a page of its own (404), with the way back."""
+
+    sentences = {
+        "no_such_round": gettext_noop("No such round in this tournament."),
+        "round_not_published": gettext_noop("Round %(round)s is not published: only a published round is printed."),
+        "standings_unknown": gettext_noop(
+            "The standings after round %(round)s are not known yet: a result is missing."),
+        "final_unknown": gettext_noop("The final standings are not known yet: the last round is not complete."),
+    }
 
 
 def printable(view):
@@ -36,7 +46,7 @@ def printable(view):
             return view(request, tournament, live, *args, **kwargs)
         except NotPrintable as exc:
             return render(request, "live/print/unavailable.html", {
-                "tournament": tournament, "live": live, "reason": str(exc),
+                "tournament": tournament, "live": live, "reason": " ".join(refusal_text(exc)),
                 "back": kwargs.get("number") if 0 < kwargs.get("number", 0) <= tournament.rounds else None},
                 status=404)
 
@@ -51,12 +61,11 @@ def printout(view):
 
 def _round_or_404(tournament: Tournament, live: LiveTournament, number: int):
     if not 0 < number <= tournament.rounds:
-        raise NotPrintable(_("No such round in this tournament."))
+        raise NotPrintable.one("no_such_round")
     view = selectors.live_view(live, language=lang())
     rounds = printouts.printed_rounds(view, number)
     if not rounds:
-        raise NotPrintable(_("Round %(round)s is not published: only a published round is printed.") % {
-            "round": number})
+        raise NotPrintable.one("round_not_published", round=number)
     return view, rounds
 
 
@@ -119,8 +128,7 @@ def live_print_standings(request, tournament: Tournament, live: LiveTournament, 
     view, _rounds = _round_or_404(tournament, live, number)
     pools = printouts.standings_after(view, number)
     if pools is None:
-        raise NotPrintable(_("The standings after round %(round)s are not known yet: a result is missing.") % {
-            "round": number})
+        raise NotPrintable.one("standings_unknown", round=number)
     return _page(request, "live/print/standings.html", tournament, live, view,
                  _("Standings after round %(round)s") % {"round": number}, {"number": number, "printed": pools})
 
@@ -130,7 +138,7 @@ def live_print_final(request, tournament: Tournament, live: LiveTournament):
     view = selectors.live_view(live, language=lang())
     pools = printouts.standings_after(view, tournament.rounds)
     if pools is None:
-        raise NotPrintable(_("The final standings are not known yet: the last round is not complete."))
+        raise NotPrintable.one("final_unknown")
     return _page(request, "live/print/final.html", tournament, live, view, _("Final standings"), {
         "number": tournament.rounds, "printed": pools, "rounds": range(1, tournament.rounds + 1),
         "margins": any(code.endswith("+") for code in tournament.system.get_ruleset().result_codes)})

@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
-from rest_framework.exceptions import APIException, PermissionDenied
+from rest_framework.exceptions import APIException
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -33,11 +33,11 @@ from adlg_site import words
 from adlg_site.limits import ClientRateThrottle
 from players import permissions
 from ratings.models import ReplayRequest
+from rules.words import Forbidden
 from tournaments.models import Sheet
 from tournaments.sheets.forms import check_sheet_file, too_big_message, upload_too_big
 from tournaments.sheets.services import (
     SheetOutcome,
-    UploadForbidden,
     sheet_import,
     sheet_import_committed,
     sheet_receive_as,
@@ -192,8 +192,8 @@ class SheetUploadView(APIView):
                     sheet_import(sheet=sheet, user=request.user, refuse_if_live=True) if report.ok
                     else SheetOutcome(sheet, report)
                 )
-        except UploadForbidden as refused:
-            raise PermissionDenied(_forbidden_message(refused)) from None
+        except Forbidden:  # answered 403 with its words (adlg_site.api_base.exception_handler)
+            raise
         except Exception:
             # A fault of the site. After the commit (a cache or broker failing in an on-commit hook) the import
             # stands, and the answer says so; before it, everything was rolled back and the caller may retry.
@@ -233,15 +233,6 @@ def _committed_import(request, file) -> Response | None:
         status=status.HTTP_201_CREATED,
         headers={"Location": f"{request.path.rstrip('/')}/{sheet.pk}/"},
     )
-
-
-def _forbidden_message(refused: UploadForbidden) -> str:
-    if refused.tournament is None:
-        return _("Only referees and the technical board may send result sheets.")
-    return _(
-        "Tournament no. %(id)s is not one you referee: only its referees and the technical board may send "
-        "its results. Nothing was kept."
-    ) % {"id": refused.tournament.pk}
 
 
 class SheetStatusView(APIView):

@@ -36,6 +36,7 @@ from rules.sheet.parsed import KnownPlayer, KnownTournament, ParsedSheet, SheetC
 from rules.sheet.reader import read_sheet
 from rules.sheet.report import Issue, Report, report_as_json, report_from_json
 from rules.sheet.values import name_club_key
+from rules.words import Forbidden, gettext_noop
 from tournaments.models import Game, Registration, Sheet, Tournament
 
 
@@ -393,11 +394,20 @@ def unimported_sheets_purge(*, before) -> int:
     return deleted
 
 
-class UploadForbidden(Exception):
-    """The sheet names a tournament of the site that this user does not referee."""
+class UploadForbidden(Forbidden):
+    """The sheet names a tournament of the site that this user does not referee (`tournament`), or none and the
+    user referees nothing."""
+
+    sentences = {
+        "not_a_referee": gettext_noop("Only referees and the technical board may send result sheets."),
+        "not_your_tournament": gettext_noop(
+            "Tournament no. %(id)s is not one you referee: only its referees and the technical board may send "
+            "its results. Nothing was kept."),
+    }
 
     def __init__(self, tournament: Tournament | None) -> None:
-        super().__init__(getattr(tournament, "pk", None))
+        super().__init__([("not_a_referee", {})] if tournament is None
+                         else [("not_your_tournament", {"id": tournament.pk})])
         self.tournament = tournament
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from adlg_site.inputs import whole_number
+from adlg_site.words import refusal_text
 from players.governance import GovernanceError, player_exclude
 from players.models import Player
 
@@ -32,6 +33,6 @@ class Command(BaseCommand):
         try:
             player_exclude(player=player, reason=reason, user=None)
         except GovernanceError as exc:
-            raise CommandError(str(exc))
+            raise CommandError(" ".join(refusal_text(exc)))
         self.stdout.write(f"Player {player.pk} ({player.full_name}) excluded; ID {player.pk} retired; "
                           f"history replay requested.")

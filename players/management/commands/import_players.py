@@ -2,6 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from adlg_site.words import refusal_text
 from players.services import PlayerInputError, players_import_csv
 from ratings.models import RatingSystem
 
@@ -29,6 +30,6 @@ class Command(BaseCommand):
         try:
             result = players_import_csv(text=text, system_code=options["system"])
         except PlayerInputError as exc:
-            raise CommandError(f"{path}: nothing imported.\n{exc}")
+            raise CommandError("\n".join([f"{path}: nothing imported.", *refusal_text(exc)]))
         self.stdout.write(f"{result.created} players created, {result.updated} updated, "
                           f"{result.openings} opening balances.")

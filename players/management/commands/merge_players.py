@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from adlg_site.inputs import whole_number
+from adlg_site.words import refusal_text
 from players.governance import GovernanceError, player_merge
 from players.models import Player
 
@@ -33,6 +34,6 @@ class Command(BaseCommand):
         try:
             kept = player_merge(keep=players[0], duplicate=players[1], user=None)
         except GovernanceError as exc:
-            raise CommandError(str(exc))
+            raise CommandError(" ".join(refusal_text(exc)))
         self.stdout.write(f"Player {players[1].pk} merged into {kept.pk} ({kept.full_name}); ID {players[1].pk} "
                           f"retired; history replay requested.")

@@ -1,5 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
+from adlg_site.words import refusal_text
 from ratings.closing import YearCloseError, year_close
 from ratings.services import ReplayBusy, replay_pending
 
@@ -14,7 +15,7 @@ class Command(BaseCommand):
         try:
             done = year_close(year=options["year"])
         except YearCloseError as exc:
-            raise CommandError(str(exc))
+            raise CommandError(" ".join(refusal_text(exc)))
         for code, created in done:
             if created:
                 try:
