@@ -200,15 +200,28 @@ def player_user(django_user_model):
 def migrated_sqlite(tmp_path_factory):
     """An empty SQLite database file with every migration applied by `manage.py migrate` in a process of its own,
     for the tests that run commands that way (tests/commands/cli.py): copy it, never write to it. Migrating takes
-    seconds: once per run (per pytest-xdist worker)."""
+    9 s of CPU: once per run, the pytest-xdist workers sharing the file in the run's folder (the first to need it
+    migrates it, the other waits for it)."""
+    import fcntl
     import subprocess
     import sys
 
     from tests.commands.cli import ROOT, command_env
 
-    db = tmp_path_factory.mktemp("cli-migrated") / "cli.sqlite3"
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=command_env(db), check=True,
-                   timeout=180)
+    run_folder = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        run_folder = run_folder.parent  # each worker's folder is in the run's
+    folder = run_folder / "cli-migrated"
+    folder.mkdir(exist_ok=True)
+    db, done = folder / "cli.sqlite3", folder / "migrated"
+    with open(folder / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            for part in folder.glob(f"{db.name}*"):  # what a worker that failed to migrate left
+                part.unlink()
+            subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=command_env(db),
+                           check=True, timeout=180)
+            done.touch()
     return db
 
 

@@ -1,5 +1,7 @@
 """Test runs: same stack as local, fast password hashing, no persistent connections."""
 
+import os
+
 from .base import *  # noqa: F403
 from .base import DATABASES, RATE_LIMITS
 from .base import SECRET_KEY as _SECRET_KEY
@@ -12,3 +14,7 @@ ALLOWED_HOSTS = ["*"]
 # The suite sends thousands of requests from one address in a minute: its limits are far above them, and the
 # tests of the limits (tests/foundation/test_limits.py) set the real ones.
 RATE_LIMITS = {group: "100000/m" for group in RATE_LIMITS}
+# A migrated database to copy each test database from (PostgreSQL's CREATE DATABASE … TEMPLATE), instead of
+# migrating each: CI's PostgreSQL pass migrates one once for its three processes (.ci/run).
+if os.environ.get("TEST_DATABASE_TEMPLATE"):
+    DATABASES["default"]["TEST"] = {"TEMPLATE": os.environ["TEST_DATABASE_TEMPLATE"]}
