@@ -62,10 +62,13 @@ def rating_emails_send() -> int:
             logger.exception("the rating emails of tournament %s could not be sent", notice.tournament_id)
 
 
-def rating_changes(*, tournament_id: int) -> dict[int, tuple[int, int]]:
+def rating_changes(tournament: Tournament) -> dict[int, tuple[int, int]]:
     """Each player's rating before the tournament's first rated game and after its last, by player ID."""
     changes: dict[int, tuple[int, int]] = {}
-    events = (RatingEvent.objects.filter(tournament_id=tournament_id, kind=RatingEvent.GAME)
+    # Found by (system, date), the history's own index, as the tournament's page finds them: a tournament's events
+    # bear its end date, and the events have no index on the tournament (by it alone, every event is read).
+    events = (RatingEvent.objects.filter(system_id=tournament.system_id, date=tournament.end_date,
+                                         tournament=tournament, kind=RatingEvent.GAME)
               .order_by("seq").values_list("player_id", "rating_before", "rating_after"))
     for player_id, before, after in events:
         first = changes.get(player_id, (before, after))[0]
@@ -77,7 +80,7 @@ def rating_messages(*, tournament_id: int) -> list[EmailMessage]:
     tournament = Tournament.objects.select_related("system").filter(pk=tournament_id).first()
     if tournament is None:
         return []
-    changes = rating_changes(tournament_id=tournament_id)
+    changes = rating_changes(tournament)
     players = list(Player.objects.filter(pk__in=list(changes), user__isnull=False, user__is_active=True)
                    .select_related("user"))
     users = [player.user_id for player in players]

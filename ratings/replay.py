@@ -73,7 +73,8 @@ def ratings_replay(*, system: RatingSystem, since: date | None = None) -> Replay
     """Recompute `system` from `since` (None: from scratch). Run inside a transaction holding the lock."""
     started = time.perf_counter()
     ruleset = system.get_ruleset()
-    if since is not None and not RatingEvent.objects.filter(system=system, date__lt=since).exists():
+    last_seq = _last_seq_before(system, since) if since is not None else None
+    if last_seq is None:
         since = None  # nothing stored before it: the replay from scratch is the same, and simpler
     facts = facts_read(system, since)
     current = current_ratings(system)
@@ -87,7 +88,7 @@ def ratings_replay(*, system: RatingSystem, since: date | None = None) -> Replay
     results = [tournament_results(ruleset, t, events=events_of[t.id], pre_tournament=history.pre_tournament[t.id],
                                   excluded=facts.excluded) for t in facts.tournaments]
 
-    events = _events_write(system, since, history.events)
+    events = _events_write(system, since, history.events, first_seq=(last_seq or 0) + 1)
     _list_write(system, ruleset, history, facts, current)
     _results_write(system, since, results)
     if ruleset.championship:
@@ -125,7 +126,7 @@ def facts_read(system: RatingSystem, since: date | None) -> Facts:
     openings = [Opening(*row) for row in OpeningBalance.objects.filter(system=system).values_list(
         "player_id", "rating", "games", "as_of")]
     closed = list(ClosedYear.objects.filter(system=system).values_list("year", flat=True))
-    excluded = frozenset(Player.objects.filter(excluded_at__isnull=False).values_list("id", flat=True))
+    excluded = frozenset(Player.objects.filter(excluded_at__isnull=False).order_by().values_list("id", flat=True))
     return Facts(tournaments, openings, closed, excluded)
 
 
@@ -158,15 +159,18 @@ _EVENT_FIELDS = ("system_id", "player_id", "seq", "kind", "date", "tournament_id
                  "score", "last_played_before")
 
 
-def _events_write(system: RatingSystem, since: date | None, events: list[Event]) -> int:
-    """The history from `since` on, numbered after the events kept before it."""
+def _last_seq_before(system: RatingSystem, since: date) -> int | None:
+    """The sequence number of the last event before `since` (None: there is none), found from the end of the
+    (date, seq) index. An exists() or an aggregate over the events before it may read the table from its start
+    instead, through every event a full replay left dead there."""
+    return (RatingEvent.objects.filter(system=system, date__lt=since).order_by("-date", "-seq")
+            .values_list("seq", flat=True).first())
+
+
+def _events_write(system: RatingSystem, since: date | None, events: list[Event], *, first_seq: int) -> int:
+    """The history from `since` on, numbered from `first_seq` (after the events kept before it)."""
     stored = RatingEvent.objects.filter(system=system)
-    first_seq = 1
     if since is not None:
-        # The last event before `since`, found from the end of the (date, seq) index rather than by an aggregate
-        # over every event before it.
-        first_seq = (stored.filter(date__lt=since).order_by("-date", "-seq").values_list("seq", flat=True)
-                     .first() or 0) + 1
         stored = stored.filter(date__gte=since)
     stored.delete()
     return _insert(RatingEvent, _EVENT_FIELDS, (
@@ -247,7 +251,8 @@ def _championship_write(system: RatingSystem, since: date | None, results: list[
     _insert(ChampionshipResult, ("tournament_id", "player_id", "year", "points", "counted"), (
         (r.tournament, r.player, r.year, r.points, (r.tournament, r.player) in tables.counted)
         for r in sorted(counting, key=lambda r: (r.year, r.tournament, r.player))))
-    country = dict(Player.objects.exclude(country=None).values_list("id", "country_id"))
+    # Unordered: the players' own order (by name) sorted every player of the federation for a dict.
+    country = dict(Player.objects.exclude(country=None).order_by().values_list("id", "country_id"))
     _insert(ChampionshipTotal, ("year", "player_id", "total", "results", "rank", "international",
                                 "international_rank", "country_id"), (
         (t.year, t.player, t.total, t.results, t.rank, t.international_rank is not None, t.international_rank,

@@ -41,7 +41,9 @@ def country_name(country: Country | None, language: str | None = None) -> str:
 
 def current_ratings(system: RatingSystem, *, players: Collection[int] | None = None) -> dict[int, PlayerState]:
     """The rating list as it stands: each listed player's state (only those of `players` when given)."""
-    rows = PlayerRating.objects.filter(system=system)
+    # Unordered: the list's own order (by rating, then the players' names) joined the players and sorted the whole
+    # list on every replay, for a dict.
+    rows = PlayerRating.objects.filter(system=system).order_by()
     if players is not None:
         rows = rows.filter(player_id__in=players)
     return {player: PlayerState(rating, games, last) for player, rating, games, last in

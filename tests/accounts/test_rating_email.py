@@ -18,6 +18,7 @@ from ratings.notifications import rating_changes
 from ratings.services import replay_from_scratch
 from tests.accounts.helpers import account
 from tests.ratings.helpers import imported, roster, sheet
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,7 +33,7 @@ def test_a_player_with_an_account_hears_their_new_rating_once():
     outcome = _spring()
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
-    before, after = rating_changes(tournament_id=outcome.tournament_id)[101]
+    before, after = rating_changes(Tournament.objects.get(pk=outcome.tournament_id))[101]
     assert (before, after) == (1350, RatingEvent.objects.filter(player_id=101).order_by("-seq").first().rating_after)
     assert message.to == ["paul@example.org"]
     assert "Spring Clash" in message.subject and str(after) in message.subject
