@@ -9,6 +9,7 @@ import importlib
 import inspect
 import pkgutil
 import re
+import tomllib
 from datetime import date
 from pathlib import Path
 
@@ -17,13 +18,18 @@ from django.utils import translation
 from django.utils.formats import date_format
 
 from adlg_site.words import refusal_text
+from players.claims import ClaimError
 from rules.words import Forbidden, Refused
+from tournaments.before.entries import EntryRefused
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("players", "tournaments", "ratings", "championship")
-# The shell: what answers a person (pages, the API, the admin, commands, forms, URLs). It may raise PermissionDenied
-# and speak HTTP; the rest (services, selectors, the rules) refuses with a Refused kind.
-SHELL_NAMES = ("views", "api", "admin", "admin_actions", "admin_mixins", "forms", "urls", "tags", "printouts")
+# The shell: what answers a person (pages, the API, the admin, commands, forms, URLs), as the import contract names
+# it (pyproject.toml). It may raise PermissionDenied and speak HTTP; the rest (services, selectors, the rules)
+# refuses with a Refused kind.
+SHELL = [re.compile(pattern) for pattern in next(
+    c for c in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    if c["type"] == "shell")["shell"]]
 # players.permissions holds rule_required, the views' guard: a decorator of the shell kept beside its rules.
 GUARDS = {"players/permissions.py"}
 # Said only by a command (or the admin's year closing), in English as commands speak (COMMANDS.md).
@@ -31,10 +37,8 @@ ENGLISH_ONLY = {"players.services.PlayerInputError", "ratings.closing.YearCloseE
 
 
 def _is_shell(path: Path) -> bool:
-    relative = path.relative_to(ROOT)
-    stem = path.stem
-    return ("management" in relative.parts or "templatetags" in relative.parts or "migrations" in relative.parts
-            or any(stem == name or stem.endswith("_" + name) for name in SHELL_NAMES))
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return "migrations" in parts or any(pattern.fullmatch(part) for part in parts for pattern in SHELL)
 
 
 def _service_modules() -> list[Path]:
@@ -115,10 +119,6 @@ def test_every_sentence_of_every_kind_is_in_the_french_catalogue():
 
 
 def test_one_function_words_every_kind_in_the_readers_language():
-    from tournaments.before.entries import EntryRefused
-
-    from players.claims import ClaimError
-
     refused = ClaimError.one("link_expired")
     assert refusal_text(refused, "en") == ["This link expired: ask the technical board to link your account."]
     assert refusal_text(refused, "fr") != refusal_text(refused, "en")
