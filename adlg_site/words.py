@@ -54,6 +54,16 @@ def refusal_sentence(refusal: Refused | None, lang: str | None = None) -> str | 
     return " ".join(refusal_text(refusal, lang)) if refusal is not None else None
 
 
+def refusal_on(form, refused: Refused) -> list[str]:
+    """A refusal shown where it belongs: beside its field when the form shows that field (`refused.field`), else
+    returned to be shown above the form."""
+    field = getattr(refused, "field", None)
+    if field and field in form.fields:
+        form.add_error(field, refusal_text(refused))
+        return []
+    return refusal_text(refused)
+
+
 def _dates_localised(params: dict) -> dict:
     return {key: _day(value) if isinstance(value, date) else value for key, value in params.items()}
 

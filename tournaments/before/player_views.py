@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_POST, require_safe
 
-from adlg_site.words import refusal_text
+from adlg_site.words import refusal_on, refusal_text
 from players import permissions
 from ratings.selectors import country_name
 from tournaments.before import entries as entry_rules
@@ -51,14 +51,6 @@ def _entry_page(request, tournament: Tournament, *, entry_form=None, list_form=N
     }, status=status)
 
 
-def _refusal_on(form, refused: EntryRefused) -> list[str]:
-    """Beside its field when the form shows that field, else above the form."""
-    if refused.field and refused.field in form.fields:
-        form.add_error(refused.field, refusal_text(refused))
-        return []
-    return refusal_text(refused)
-
-
 @permissions.rule_required(permissions.is_signed_in, tournament_kwarg="tournament_id")
 @require_safe
 def entry_page(request, tournament: Tournament):
@@ -77,7 +69,7 @@ def entry_register_view(request, tournament: Tournament):
                        listed_without_name=form.cleaned_data["listed_without_name"],
                        as_spare=form.cleaned_data.get("as_spare", False))
     except EntryRefused as refused:
-        return _entry_page(request, tournament, entry_form=form, errors=_refusal_on(form, refused), status=400)
+        return _entry_page(request, tournament, entry_form=form, errors=refusal_on(form, refused), status=400)
     messages.success(request, _("You are entered. Send your army list by %(date)s.")
                      % {"date": _date(tournament.announcement.list_deadline)})
     return redirect("entry_page", tournament_id=tournament.pk)
@@ -128,7 +120,7 @@ def _list_send(request, tournament: Tournament):
                          file_name=PurePath(upload.name).name if upload else None, data=data,
                          url=form.cleaned_data.get("url"))
     except EntryRefused as refused:
-        return _entry_page(request, tournament, list_form=form, errors=_refusal_on(form, refused), status=400)
+        return _entry_page(request, tournament, list_form=form, errors=refusal_on(form, refused), status=400)
     messages.success(request, _("Your army list is sent: the list checker will check it."))
     return redirect("entry_page", tournament_id=tournament.pk)
 

@@ -159,10 +159,9 @@ def army_list_check_view(request, tournament: Tournament, list_id: int):
                             compliant=form.cleaned_data["decision"] == "compliant",
                             comment=form.cleaned_data["comment"])
         except EntryRefused as refused:
-            if refused.field in form.fields:
-                form.add_error(refused.field, words.refusal_text(refused))
-            else:
-                return _entries_page(request, tournament, errors=words.refusal_text(refused), status=400)
+            errors = words.refusal_on(form, refused)
+            if errors:
+                return _entries_page(request, tournament, errors=errors, status=400)
         else:
             compliant = form.cleaned_data["decision"] == "compliant"
             messages.success(request, (_("The list of %(name)s is compliant.") if compliant else
@@ -180,10 +179,9 @@ def _entry_action(request, tournament: Tournament, entry_id: int, kind: str, ser
         try:
             service(user=request.user, entry=entry, reason=form.cleaned_data["reason"])
         except EntryRefused as refused:
-            if refused.field in form.fields:
-                form.add_error(refused.field, words.refusal_text(refused))
-            else:
-                return _entries_page(request, tournament, errors=words.refusal_text(refused), status=400)
+            errors = words.refusal_on(form, refused)
+            if errors:
+                return _entries_page(request, tournament, errors=errors, status=400)
         else:
             messages.success(request, done % {"name": entry.player.full_name})
             return redirect("board:entries_manage", pk=tournament.pk)
