@@ -115,9 +115,8 @@ def test_every_sentence_of_every_kind_is_in_the_french_catalogue():
 
 
 def test_one_function_words_every_kind_in_the_readers_language():
-    from tournaments.before.entries import EntryRefused
-
     from players.claims import ClaimError
+    from tournaments.before.entries import EntryRefused
 
     refused = ClaimError.one("link_expired")
     assert refusal_text(refused, "en") == ["This link expired: ask the technical board to link your account."]
