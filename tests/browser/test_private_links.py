@@ -154,7 +154,7 @@ def test_a_player_links_their_record_to_their_account_through_their_private_link
     entrant = live.entrants.exclude(player=None).first()
     user = account("me@example.org")
     phone = _phone(new_context, live_server, "en")
-    phone.goto(f"{live_server.url}/accounts/login/")
+    phone.goto(f"{live_server.url}/accounts/login/?next=/accounts/")
     phone.fill("input[name=login]", user.get_username())
     phone.fill("input[name=password]", PASSWORD)
     phone.click("main button[type=submit]")
