@@ -23,3 +23,6 @@ keepalive = 5
 limit_request_line = 4094
 limit_request_fields = 60
 limit_request_field_size = 8190
+# A private link's or a claim token's secret is written "…" in gunicorn's error and access logs
+# (adlg_site.log_filters), as in Django's.
+logger_class = "adlg_site.log_filters.GunicornLogger"

@@ -1,24 +1,47 @@
-"""Logging filters. A player's private link (tournaments.live.links) is a secret in a URL's path: Django logs the
-path of every answer of 400 and above (django.request) and the development server every request (django.server),
-so the handlers' filter writes the link's token as "…" before any line leaves the process."""
+"""Logging filters. A secret handed to a person travels in a URL's path: a player's private link
+(/tournaments/<id>/live/me/<token>/, tournaments.live.links) and a claim token (/accounts/claim/token/<token>/,
+players.claims). Django logs the path of every answer of 400 and above (django.request), the development server
+every request (django.server) and gunicorn every request in its access log when one is kept (gunicorn.access):
+the filter writes such a token as "…" before any line leaves the process. It is set on those loggers (settings'
+LOGGING) and, for gunicorn's own loggers, by ``GunicornLogger`` (gunicorn.conf.py's ``logger_class``)."""
 
 from __future__ import annotations
 
 import logging
 import re
 
-_PRIVATE_LINK = re.compile(r"(/live/me/)[^/\s\"']+")
+# The token is the path's part after its prefix; in a query string (a `next` parameter) it may be percent-encoded.
+_SECRET_PATHS = re.compile(r"((?:/|%2F)(?:live(?:/|%2F)me|claim(?:/|%2F)token)(?:/|%2F))[^/\s\"'&?%]+",
+                           re.IGNORECASE)
 
 
-def _hide(value):
-    return _PRIVATE_LINK.sub(r"\1…", value) if isinstance(value, str) else value
+def hide_secrets(value):
+    return _SECRET_PATHS.sub(r"\1…", value) if isinstance(value, str) else value
 
 
 class PrivateLinkFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
-        record.msg = _hide(record.msg)
+        record.msg = hide_secrets(record.msg)
         if isinstance(record.args, tuple):
-            record.args = tuple(_hide(arg) for arg in record.args)
+            record.args = tuple(hide_secrets(arg) for arg in record.args)
         elif isinstance(record.args, dict):
-            record.args = {key: _hide(arg) for key, arg in record.args.items()}
+            record.args = {key: hide_secrets(arg) for key, arg in record.args.items()}
         return True
+
+
+try:  # gunicorn is the production server; the tests and the development server run without it
+    from gunicorn.glogging import Logger as _GunicornLogger
+except ImportError:  # pragma: no cover
+    _GunicornLogger = None
+
+if _GunicornLogger is not None:
+
+    class GunicornLogger(_GunicornLogger):
+        """gunicorn's logger with the filter on its error and access logs (the access log's atoms, a dict, hold
+        the request line and the path)."""
+
+        def setup(self, cfg):
+            super().setup(cfg)
+            for log in (self.error_log, self.access_log):
+                if not any(isinstance(f, PrivateLinkFilter) for f in log.filters):
+                    log.addFilter(PrivateLinkFilter())

@@ -15,6 +15,7 @@ urlpatterns = [
     path("claim/", account_views.claim_search, name="account_claim"),
     path("claim/<int:player_id>/", account_views.claim_ask_view, name="account_claim_ask"),
     path("claim/cancel/", account_views.claim_cancel_view, name="account_claim_cancel"),
+    path("claim/code/", account_views.claim_code_view, name="account_claim_code"),
     path("claim/token/<str:token>/", account_views.claim_token_view, name="account_claim_token"),
     path("close/", account_views.account_close_view, name="account_close"),
     path("", include("allauth.account.urls")),

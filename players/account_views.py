@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from adlg_site.inputs import whole_number
+from adlg_site.limits import rate_limited
 from adlg_site.words import refusal_sentence
 from players import permissions
 from players.accounts import AccountError, account_close, account_settings, account_settings_save, close_problem
@@ -44,6 +45,7 @@ from players.claims import (
     claim_cancel,
     claim_problem,
     confirmed_email,
+    player_claim_by_code,
     player_claim_by_token,
     record_problem,
 )
@@ -174,6 +176,7 @@ def account_page(request):
         "addresses": EmailAddress.objects.filter(user=user).order_by("-primary", "email"),
         "form": form,
         "sanctions": permissions.own_sanctions(user).select_related("tournament"),
+        "unproved": permissions.link_unproved(user),
         "close_problem": refusal_sentence(close_problem(user)),
     })
 
@@ -221,6 +224,7 @@ def claim_search(request):
     return render(request, "account/claim.html", {
         "query": query, "results": results[:CLAIM_RESULTS], "more": len(results) > CLAIM_RESULTS,
         "problem": problem, "linked": permissions.player_of(request.user),
+        "unproved": permissions.link_unproved(request.user), "code_form": ClaimCodeForm(),
         "pending": PlayerClaim.objects.filter(user=request.user, status=PlayerClaim.PENDING)
         .select_related("player").first(),
     })
@@ -256,6 +260,37 @@ def claim_cancel_view(request):
     return redirect("account")
 
 
+class ClaimCodeForm(forms.Form):
+    code = forms.CharField(label=gettext_lazy("Claim code"), max_length=40,
+                           widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters",
+                                                         "spellcheck": "false"}),
+                           help_text=gettext_lazy("The code the technical board gave you (through a referee or your "
+                                                  "club), e.g. ABCD-EFGH-JKLM-NPQR."))
+
+
+@rate_limited("claim_token")
+@permissions.rule_required(permissions.is_signed_in)
+@require_POST
+def claim_code_view(request):
+    """A claim code of the board, typed by the account: linked (or the link proved) at once (players.claims).
+    Throttled like a private link's page: a code is a secret to guess."""
+    form = ClaimCodeForm(request.POST)
+    if form.is_valid():
+        try:
+            player = player_claim_by_code(user=request.user, code=form.cleaned_data["code"])
+        except ClaimError as exc:
+            form.add_error("code", refusal_sentence(exc))
+        else:
+            messages.success(request, _("Your account is linked to record %(id)s (%(name)s).") % {
+                "id": player.pk, "name": player.full_name})
+            return redirect("account")
+    return render(request, "account/claim.html", {
+        "query": "", "results": [], "more": False, "problem": None, "code_form": form,
+        "linked": permissions.player_of(request.user), "unproved": permissions.link_unproved(request.user),
+    }, status=400)
+
+
+@rate_limited("claim_token")
 @permissions.rule_required(permissions.is_signed_in)
 @require_http_methods(["GET", "POST"])
 def claim_token_view(request, token: str):
@@ -269,7 +304,8 @@ def claim_token_view(request, token: str):
         messages.success(request, _("Your account is linked to record %(id)s (%(name)s).") % {
             "id": player.pk, "name": player.full_name})
         return redirect("account")
-    return render(request, "account/claim_token.html", {"linked": permissions.player_of(request.user)})
+    return render(request, "account/claim_token.html", {"linked": permissions.player_of(request.user),
+                                                         "unproved": permissions.link_unproved(request.user)})
 
 
 # --- closing the account -----------------------------------------------------------------------------------------

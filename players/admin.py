@@ -41,7 +41,7 @@ class PlayerAdmin(PlayerSearchAdmin, AuditedAdmin):
     search_fields = ["club__name"]  # and the names and ID (PlayerSearchAdmin)
     list_select_related = ["club", "country"]
     autocomplete_fields = ["club", "user", "merged_into"]
-    readonly_fields = ["excluded_at", "merged_into", "created_at"]
+    readonly_fields = ["excluded_at", "merged_into", "created_at", "link_proof"]
     inlines = [OpeningBalanceInline]
     actions = [admin_actions.give_sanction, admin_actions.merge_two_players]
 
@@ -62,6 +62,8 @@ class PlayerAdmin(PlayerSearchAdmin, AuditedAdmin):
         if not change:
             # Inside the admin's transaction: the allocator row stays locked until the player is committed.
             obj.id = player_ids_allocate(1)[0]
+        if "user" in form.changed_data:  # a link set here is the board's own act (players.claims: proof)
+            obj.link_proof = Player.PROOF_ADMIN
         super().save_model(request, obj, form, change)
 
     def save_formset(self, request, form, formset, change):

@@ -15,6 +15,7 @@ urlpatterns = [
     path("ids/", board_views.ids, name="ids"),
     path("claims/", board_views.claims, name="claims"),
     path("claims/<int:pk>/decide/", board_views.claim_decide, name="claim_decide"),
+    path("players/<int:player_id>/claim-code/", board_views.claim_code, name="claim_code"),
     path("players/<int:player_id>/unlink/", board_views.unlink, name="player_unlink"),
     path("audit/", board_views.audit, name="audit"),
     path("", include("tournaments.board_urls")),

@@ -19,13 +19,23 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from adlg_site.inputs import MAX_WHOLE, whole_number
 from adlg_site.words import refusal_sentence, refusal_text
 from players import permissions
 from players.audit import action_label, audit_described, audit_trail
-from players.claims import ClaimError, claim_confirm, claim_refuse, claims_pending, confirmed_email, player_unlink
+from players.claims import (
+    ClaimError,
+    claim_checks,
+    claim_code_issue,
+    claim_confirm,
+    claim_refuse,
+    claims_pending,
+    confirmed_email,
+    player_unlink,
+)
 from players.governance import (
     GovernanceError,
     merge_conflicts,
@@ -177,6 +187,11 @@ class RetireIdForm(forms.Form):
 
 
 class ClaimDecisionForm(forms.Form):
+    checked_how = forms.ChoiceField(
+        label=gettext_lazy("How you checked that it is this player (required to confirm)"), required=False,
+        choices=[("", "—"), *PlayerClaim.CHECKS])
+    note = forms.CharField(label=gettext_lazy("What you did (required to confirm; kept in the audit log)"),
+                           required=False, max_length=500, widget=forms.Textarea(attrs={"rows": 2}))
     reason = forms.CharField(label=gettext_lazy("Reason (required to refuse; the player reads it)"), required=False,
                              max_length=500, widget=forms.Textarea(attrs={"rows": 2}))
 
@@ -342,6 +357,7 @@ def claims(request):
     queue = list(claims_pending())
     for claim in queue:
         claim.record = _record(claim.player)
+        claim.help = claim_checks(claim.player)
         claim.rivals = sum(1 for other in queue if other.player_id == claim.player_id) - 1
         claim.form = ClaimDecisionForm(prefix=f"claim{claim.pk}")
         claim.address = confirmed_email(claim.user) or claim.user.get_username()
@@ -371,15 +387,35 @@ def claim_decide(request, pk: int):
         return redirect("board:claims")
     try:
         if decision == "confirm":
-            claim_confirm(claim=claim, user=request.user)
-            messages.success(request, _("Record %(id)s is linked to the account that asked for it.")
-                             % {"id": claim.player_id})
+            claim_confirm(claim=claim, user=request.user, checked_how=form.cleaned_data["checked_how"],
+                          note=form.cleaned_data["note"])
+            messages.success(request, _("Record %(id)s is linked to the account that asked for it, on its word: "
+                                        "the account sees no confidential fact until a private link or a claim "
+                                        "code proves the link.") % {"id": claim.player_id})
         else:
             claim_refuse(claim=claim, user=request.user, reason=form.cleaned_data["reason"])
             messages.success(request, _("The request for record %(id)s is refused.") % {"id": claim.player_id})
     except ClaimError as exc:
         messages.error(request, refusal_sentence(exc))
     return redirect("board:claims")
+
+
+@permissions.rule_required(permissions.is_board)
+@never_cache
+@require_http_methods(["GET", "POST"])
+def claim_code(request, player_id: int):
+    """A one-time claim code for a record, shown once (printable), for a referee or a club to hand over in person;
+    the player types it on their account's claim page. GET says what it is; POST makes it."""
+    player = get_object_or_404(Player.objects.select_related("user", "club", "country"), pk=player_id)
+    code = expires_at = problem = None
+    if request.method == "POST":
+        try:
+            code, expires_at = claim_code_issue(player=player, user=request.user)
+        except ClaimError as exc:
+            problem = refusal_sentence(exc)
+    return render(request, "board/claim_code.html", {
+        "player": player, "record": _record(player), "code": code, "expires_at": expires_at, "problem": problem,
+        "help": claim_checks(player)})
 
 
 @permissions.rule_required(permissions.is_board)

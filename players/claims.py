@@ -11,8 +11,14 @@ claim
     ``claim_refuse``), or a private token confirms it at once (``player_claim_by_token``). An account has at most
     one claim waiting; several accounts may ask for one record, and confirming one refuses the others.
 claim token
-    A ``ClaimToken``: a private secret bound to one player, handed out on a tournament day the player played
-    (their private link); single use, expiring. Only its SHA-256 digest is stored.
+    A ``ClaimToken``: a private secret bound to one player; single use, expiring; only its digest is stored
+    (adlg_site.tokens). Made when the page at a tournament day's private link links a signed-in account (the
+    link proves the person: ``claim_by_private_link``), or by the board as a claim code (``claim_code_issue``)
+    handed over in person by a referee or a club and typed on the account's claim page.
+proof
+    ``Player.link_proof``: how the link was made. A token or a code proves it; the board confirming a request on
+    the claimant's word does not (it records how it checked: ``claim_confirm``), and such an account sees no
+    confidential fact of the record (players.permissions.own_sanctions) until a token or a code proves the link.
 claimable record
     A public person's record: not the spare, not excluded (the board closed it), not merged into another (the
     kept record is the one to claim).
@@ -23,21 +29,27 @@ person in front of it, in the request's language; audit summaries stay in Englis
 
 from __future__ import annotations
 
-import hashlib
+import re
 import secrets
 from datetime import datetime, timedelta
 
 from allauth.account.models import EmailAddress
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from adlg_site import tokens
 from players.audit import audit_record
 from players.models import ClaimToken, Player, PlayerClaim
 from rules.words import Refused, gettext_noop
+from tournaments.models import Tournament
 
 # A token handed out on a tournament day stays valid this long after it is made, unless told otherwise.
 TOKEN_LIFETIME = timedelta(days=60)
+# A claim code of the board: handed over in person within weeks, typed by hand (no 0, 1, I, O: misread in print).
+CODE_LIFETIME = timedelta(days=30)
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 16  # 80 bits
 MAX_MERGE_HOPS = 10
 
 
@@ -75,6 +87,16 @@ class ClaimError(Refused, ValueError):
         "link_expired": gettext_noop("This link expired: ask the technical board to link your account."),
         "link_of_another": gettext_noop("Your account is already linked to record %(id)s (%(name)s): this link is "
                                         "another player's."),
+        "code_invalid": gettext_noop("This claim code is not valid: check that you typed it whole, or ask the "
+                                     "technical board."),
+        "code_used": gettext_noop("This claim code was already used: it links one account, once."),
+        "code_expired": gettext_noop("This claim code expired: ask the technical board for a new one."),
+        "code_of_another": gettext_noop("Your account is already linked to record %(id)s (%(name)s): this code is "
+                                        "another player's."),
+        "check_how": gettext_noop("Say how you checked that the account is this player, and note what you did: "
+                                  "both are kept in the audit log."),
+        "new_player": gettext_noop("This player has no federation record yet: it is made when the tournament is "
+                                   "published. Open the link again then."),
     }
 
 
@@ -177,11 +199,31 @@ def claims_pending() -> QuerySet[PlayerClaim]:
             .select_related("user", "player__club", "player__country").order_by("created_at", "id"))
 
 
+def claim_checks(player: Player, *, tournaments: int = 5) -> dict:
+    """What helps the board check a claim on words: the record's last tournaments with their referees (to ask
+    them), its club, and the accounts the record had before (links the board undid)."""
+    played = (Tournament.objects.filter(Q(games__player_a=player) | Q(games__player_b=player)).distinct()
+              .prefetch_related("referees").order_by("-end_date", "-id")[:tournaments])
+    return {
+        "tournaments": [{"tournament": t, "referee": t.referee_shown,
+                         "accounts": [confirmed_email(u) or u.get_username() for u in t.referees.all()]}
+                        for t in played],
+        "club": player.club,
+        "former_accounts": list(PlayerClaim.objects.filter(player=player, status=PlayerClaim.UNDONE)
+                                .select_related("user").order_by("-decided_at", "-id")),
+    }
+
+
+_PROOF_OF = {PlayerClaim.BY_BOARD: Player.PROOF_WORDS, PlayerClaim.BY_TOKEN: Player.PROOF_TOKEN,
+             PlayerClaim.BY_CODE: Player.PROOF_CODE}
+
+
 def _link(*, player: Player, user, claim: PlayerClaim, by, via: str) -> None:
     """Inside a transaction holding the player's row: make the link, settle this claim, refuse the others."""
     now = timezone.now()
     player.user = user
-    player.save(update_fields=["user"])
+    player.link_proof = _PROOF_OF[via]
+    player.save(update_fields=["user", "link_proof"])
     claim.status = PlayerClaim.CONFIRMED
     claim.via = via
     claim.decided_at = now
@@ -203,8 +245,12 @@ def _link(*, player: Player, user, claim: PlayerClaim, by, via: str) -> None:
         other.save(update_fields=["status", "decided_at"])
 
 
-def claim_confirm(*, claim: PlayerClaim, user) -> PlayerClaim:
-    """The board links the account to the record it asked for."""
+def claim_confirm(*, claim: PlayerClaim, user, checked_how: str, note: str) -> PlayerClaim:
+    """The board links the account to the record it asked for, on the claimant's word: it says how it checked
+    (``PlayerClaim.CHECKS``) and notes what it did, both audited. The link is on words (Player.PROOF_WORDS)."""
+    note = (note or "").strip()
+    if checked_how not in dict(PlayerClaim.CHECKS) or not note:
+        raise ClaimError.one("check_how")
     with transaction.atomic():
         claim = PlayerClaim.objects.select_for_update().get(pk=claim.pk)
         if claim.status != PlayerClaim.PENDING:
@@ -219,10 +265,14 @@ def claim_confirm(*, claim: PlayerClaim, user) -> PlayerClaim:
             problem = ClaimError.one("account_linked_other")
         if problem:
             raise problem
+        claim.checked_how, claim.check_note = checked_how, note[:500]
+        claim.save(update_fields=["checked_how", "check_note"])
         _link(player=player, user=claim.user, claim=claim, by=user, via=PlayerClaim.BY_BOARD)
         audit_record(user=user, action="claim_confirm", obj=claim,
-                     summary=f"Account {claim.user_id} linked to player {player.pk} (request confirmed by the board)",
-                     changes={"player": player.pk, "account": claim.user_id})
+                     summary=f"Account {claim.user_id} linked to player {player.pk} (request confirmed by the board, "
+                             f"on the player's word)",
+                     changes={"player": player.pk, "account": claim.user_id, "checked_how": checked_how,
+                              "note": claim.check_note})
     return claim
 
 
@@ -266,44 +316,79 @@ def player_unlink(*, player: Player, user, reason: str) -> Player:
     return player
 
 
-# --- the tournament day's private token --------------------------------------------------------------------------
+# --- proofs: a tournament day's private link, the board's claim code -------------------------------------------
 
 
-def _digest(secret: str) -> str:
-    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+def _expiry(tournament) -> datetime:
+    if tournament is not None:
+        end = datetime.combine(tournament.end_date, datetime.max.time())
+        return timezone.make_aware(end) + TOKEN_LIFETIME
+    return timezone.now() + TOKEN_LIFETIME
 
 
 def claim_token_issue(*, player: Player, tournament=None, expires_at: datetime | None = None) -> str:
-    """Make a claim token for `player` and return its secret, which is stored nowhere: hand it to the player
-    (their private link of the tournament day) at once. A tournament's token lives until TOKEN_LIFETIME after
-    it ends, another until TOKEN_LIFETIME from now, unless `expires_at` says otherwise."""
-    if expires_at is None:
-        if tournament is not None:
-            end = datetime.combine(tournament.end_date, datetime.max.time())
-            expires_at = timezone.make_aware(end) + TOKEN_LIFETIME
-        else:
-            expires_at = timezone.now() + TOKEN_LIFETIME
-    secret = secrets.token_urlsafe(24)
-    ClaimToken.objects.create(player=player, tournament=tournament, digest=_digest(secret), expires_at=expires_at)
+    """Make a claim token for `player` and return its secret, which is stored nowhere: hand it to the player at
+    once. A tournament's token lives until TOKEN_LIFETIME after it ends, another until TOKEN_LIFETIME from now,
+    unless `expires_at` says otherwise."""
+    secret = tokens.secret_new()
+    ClaimToken.objects.create(player=player, tournament=tournament, kind=ClaimToken.LINK,
+                              digest=tokens.digest(secret), expires_at=expires_at or _expiry(tournament))
     return secret
 
 
-def player_claim_by_token(*, user, token: str) -> Player:
-    """Link `user` to the player the token was made for, at once (no board): the token proves the account's
-    holder played that tournament as that player. Single use; refused when expired, used, of a record that
-    cannot be claimed, of a player linked to another account, or for an account linked to another player."""
+def code_normalised(code: str) -> str:
+    """A claim code as typed (spaces, dashes, lower case) reduced to its letters and digits."""
+    return re.sub(r"[^A-Z0-9]", "", (code or "").upper())[:64]
+
+
+def claim_code_issue(*, player: Player, user) -> tuple[str, datetime]:
+    """The board makes a one-time claim code for `player`, to be printed and handed over in person (a referee, a
+    club): returns the code, grouped by four for reading, and when it expires. Shown once; audited."""
+    problem = record_problem(player)
+    if problem:
+        raise problem
+    code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    expires_at = timezone.now() + CODE_LIFETIME
+    with transaction.atomic():
+        row = ClaimToken.objects.create(player=player, kind=ClaimToken.CODE, digest=tokens.digest(code),
+                                        expires_at=expires_at, created_by=user)
+        audit_record(user=user, action="claim_code_issue", obj=player,
+                     summary=f"Claim code made for player {player.pk}",
+                     changes={"token": row.pk, "expires_at": expires_at.isoformat()})
+    return "-".join(code[i:i + 4] for i in range(0, CODE_LENGTH, 4)), expires_at
+
+
+def player_claim_by_code(*, user, code: str) -> Player:
+    """The account types a claim code of the board: linked at once, the link proved."""
+    return player_claim_by_token(user=user, token=code_normalised(code), code=True)
+
+
+def claim_by_private_link(*, user, player: Player | None, tournament) -> Player:
+    """The page at a tournament day's private link links the signed-in account to the link's player: whoever
+    opened the link holds it, and the link was handed to that player alone. A claim token is made for the
+    entrant and spent at once; on a refusal nothing is kept."""
+    if player is None:
+        raise ClaimError.one("new_player")
+    with transaction.atomic():
+        return player_claim_by_token(user=user, token=claim_token_issue(player=player, tournament=tournament))
+
+
+def player_claim_by_token(*, user, token: str, code: bool = False) -> Player:
+    """Link `user` to the player the token (or the claim code) was made for, at once (no board): it proves the
+    account's holder is that player. Single use; refused when expired, used, of a record that cannot be claimed,
+    of a player linked to another account, or for an account linked to another player. An account already linked
+    to that player on words has its link proved."""
+    word = "code" if code else "link"
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         raise ClaimError.one("sign_in")
-    if not token or len(token) > 200:
-        raise ClaimError.one("link_invalid")
     with transaction.atomic():
-        row = ClaimToken.objects.select_for_update().filter(digest=_digest(token)).first()
-        if row is None:
-            raise ClaimError.one("link_invalid")
+        row = tokens.find(ClaimToken.objects.select_for_update(), token)
+        if row is None or (row.kind == ClaimToken.CODE) != code:
+            raise ClaimError.one(f"{word}_invalid")
         if row.used_at is not None:
-            raise ClaimError.one("link_used")
+            raise ClaimError.one(f"{word}_used")
         if row.expires_at <= timezone.now():
-            raise ClaimError.one("link_expired")
+            raise ClaimError.one(f"{word}_expired")
         player = Player.objects.select_for_update().get(pk=row.player_id)
         problem = record_problem(player)
         if problem:
@@ -312,21 +397,30 @@ def player_claim_by_token(*, user, token: str) -> Player:
             raise ClaimError.one("record_linked", id=player.pk)
         linked = Player.objects.filter(user=user).exclude(pk=player.pk).first()
         if linked is not None:
-            raise ClaimError.one("link_of_another", id=linked.pk, name=linked.full_name)
+            raise ClaimError.one(f"{word}_of_another", id=linked.pk, name=linked.full_name)
         row.used_at = timezone.now()
         row.used_by = user
         row.save(update_fields=["used_at", "used_by"])
-        if player.user_id == user.pk:  # already this account's: the token is spent, nothing else changes
+        via = PlayerClaim.BY_CODE if code else PlayerClaim.BY_TOKEN
+        proof = _PROOF_OF[via]
+        source = "a claim code of the board" if code else (
+            f"the private link of tournament {row.tournament_id}" if row.tournament_id else "a claim token")
+        if player.user_id == user.pk:  # already this account's: the token is spent, and proves the link
+            if player.link_proof not in Player.PROVED:
+                player.link_proof = proof
+                player.save(update_fields=["link_proof"])
+                audit_record(user=user, action="claim_proof", obj=player,
+                             summary=f"Link of account {user.pk} to player {player.pk} proved by {source}",
+                             changes={"player": player.pk, "account": user.pk, "token": row.pk, "proof": proof})
             return player
         claim = PlayerClaim.objects.filter(user=user, player=player, status=PlayerClaim.PENDING).first()
         if claim is None:
             PlayerClaim.objects.filter(user=user, status=PlayerClaim.PENDING).update(
                 status=PlayerClaim.CANCELLED, decided_at=timezone.now())
             claim = PlayerClaim.objects.create(user=user, player=player)
-        _link(player=player, user=user, claim=claim, by=user, via=PlayerClaim.BY_TOKEN)
-        audit_record(user=user, action="claim_token", obj=claim,
-                     summary=f"Account {user.pk} linked to player {player.pk} by the private link of "
-                             f"{'tournament ' + str(row.tournament_id) if row.tournament_id else 'the board'}",
+        _link(player=player, user=user, claim=claim, by=user, via=via)
+        audit_record(user=user, action="claim_code" if code else "claim_token", obj=claim,
+                     summary=f"Account {user.pk} linked to player {player.pk} by {source}",
                      changes={"player": player.pk, "account": user.pk, "token": row.pk,
                               "tournament": row.tournament_id})
     return player

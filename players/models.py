@@ -99,6 +99,21 @@ class Player(models.Model):
                                 verbose_name=_("country"), related_name="players")
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                 related_name="player", verbose_name=_("account"))
+    # How the link to `user` was proved (players.claims): a link made on the claimant's word alone shows the
+    # account no confidential fact of the record (players.permissions.own_sanctions) until a token or a code
+    # proves it. A link set in the admin is the board's own act.
+    PROOF_TOKEN = "token"  # noqa: S105 - a kind of proof, not a secret
+    PROOF_CODE = "code"
+    PROOF_WORDS = "words"
+    PROOF_ADMIN = "admin"
+    PROOF_CHOICES = [
+        (PROOF_TOKEN, _("a tournament day's private link")),
+        (PROOF_CODE, _("a claim code of the board")),
+        (PROOF_WORDS, _("the board, on the player's word")),
+        (PROOF_ADMIN, _("the board, in the admin")),
+    ]
+    PROVED = (PROOF_TOKEN, PROOF_CODE, PROOF_ADMIN)
+    link_proof = models.CharField(_("link proved by"), max_length=8, choices=PROOF_CHOICES, default=PROOF_ADMIN)
     excluded_at = models.DateTimeField(_("excluded at"), null=True, blank=True)
     merged_into = models.ForeignKey("self", on_delete=models.PROTECT, null=True, blank=True,
                                     related_name="merged_records", verbose_name=_("merged into"))
@@ -287,7 +302,16 @@ class PlayerClaim(models.Model):
     ]
     BY_BOARD = "board"
     BY_TOKEN = "token"  # noqa: S105 - a kind of confirmation, not a secret
-    VIA_CHOICES = [(BY_BOARD, _("the board")), (BY_TOKEN, _("a tournament day's private link"))]
+    BY_CODE = "code"
+    VIA_CHOICES = [(BY_BOARD, _("the board")), (BY_TOKEN, _("a tournament day's private link")),
+                   (BY_CODE, _("a claim code of the board"))]
+    # How the board checked a claim it confirmed on the claimant's word (claims.claim_confirm).
+    CHECKS = [
+        ("knows", _("a board member knows the person")),
+        ("club", _("checked with the player's club")),
+        ("referee", _("checked with the referee of a tournament the player played")),
+        ("other", _("other (said in the note)")),
+    ]
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                              related_name="player_claims", verbose_name=_("account"))
@@ -296,6 +320,8 @@ class PlayerClaim(models.Model):
     via = models.CharField(_("confirmed by"), max_length=10, choices=VIA_CHOICES, default=BY_BOARD)
     message = models.CharField(_("message to the board"), max_length=500, blank=True)
     reason = models.CharField(_("reason"), max_length=500, blank=True)
+    checked_how = models.CharField(_("checked how"), max_length=10, choices=CHECKS, blank=True)
+    check_note = models.CharField(_("how it was checked"), max_length=500, blank=True)
     created_at = models.DateTimeField(_("asked at"), auto_now_add=True)
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
@@ -316,16 +342,24 @@ class PlayerClaim(models.Model):
 
 
 class ClaimToken(models.Model):
-    """A private, single-use proof that whoever holds it is this player: handed out on a tournament day the player
-    played (their private link), it links the account that presents it at once (players.claims
-    .player_claim_by_token). Only a SHA-256 digest of the secret is stored; the secret is shown once."""
+    """A private, single-use proof that whoever holds it is this player: made when a tournament day's private link
+    is used to link an account, or a claim code the board hands over in person (printed for a referee or a club);
+    it links the account that presents it at once (players.claims.player_claim_by_token). Only a SHA-256 digest
+    of the secret is stored (adlg_site.tokens); the secret is shown once."""
+
+    LINK = "link"
+    CODE = "code"
+    KINDS = [(LINK, _("a tournament day's private link")), (CODE, _("a claim code of the board"))]
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claim_tokens",
                                verbose_name=_("player"))
     tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+", verbose_name=_("tournament"))
+    kind = models.CharField(_("kind"), max_length=4, choices=KINDS, default=LINK)
     digest = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
     expires_at = models.DateTimeField(_("expires at"))
     used_at = models.DateTimeField(_("used at"), null=True, blank=True)
     used_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,

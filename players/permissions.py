@@ -18,7 +18,8 @@ anyone. Before the first day a referee sees nobody's cards, so adding players to
 has not begun shows nothing either. Every card a referee is shown is written to the audit log (the cards page
 does it, the only page that shows them to a referee). A yellow card past its expiry date is shown to nobody but
 the board (the nightly task erases it). A player signed in with a linked account sees their own sanctions,
-with their reasons (their account page, their data), never another's and never who recorded them; otherwise
+with their reasons (their account page, their data), never another's and never who recorded them, once the link
+is proved (a private link or a claim code: players.claims; a link on words alone shows none); otherwise
 the reason of a sanction is the board's alone. Nobody but the board sees exclusions' reasons; an exclusion
 itself is visible publicly only as the player's absence.
 
@@ -31,7 +32,8 @@ What others import:
                                                     exceptions, withdrawn results, closed years, the audit log)
     is_referee(user)                                is_referee_of(user, tournament)
     player_of(user) -> Player | None                the one answer to "which player is this account?"
-    own_sanctions(user) -> Sanction queryset        a player's own, for their account page and their data
+    own_sanctions(user) -> Sanction queryset        a player's own, for their account page and their data (none
+                                                    while the link is on words alone: link_unproved(user))
     can_view_sanctions(user, player, *, today=None) can_view_tournament_cards(user, tournament, *, today=None)
     visible_sanctions(user, qs=None, *, today=None) -> Sanction queryset (empty when nothing may be seen)
     cards_entrants(user, *, today=None, tournament=None) -> player IDs whose cards a referee may see today
@@ -151,9 +153,16 @@ def own_sanctions(user, *, today: date | None = None) -> QuerySet:
     in their data: their own, never another's. A yellow card past its expiry is gone for them as for everyone
     but the board. Who recorded a sanction is never shown to the player (the pages and the export leave it out)."""
     player = player_of(user)
-    if player is None:
+    if player is None or player.link_proof not in Player.PROVED:
+        # A link the board made on the claimant's word alone shows nothing confidential until it is proved.
         return Sanction.objects.none()
     return Sanction.objects.filter(player=player).exclude(kind=Sanction.YELLOW, expires_on__lt=_today(today))
+
+
+def link_unproved(user) -> bool:
+    """Is this account linked to its player on words alone (players.claims: no token, no code yet)?"""
+    player = player_of(user)
+    return player is not None and player.link_proof not in Player.PROVED
 
 
 def can_view_sanctions(user, player, *, today: date | None = None) -> bool:

@@ -108,6 +108,9 @@ RATE_LIMITS = {
     # The page at a player's private link, per address: a hall's phones share one address, each opening its link a
     # few times a round; a script trying tokens meets the limit long before it could find one (2^256 of them).
     "live_link": "240/m",
+    # A claim token's page and the claim code's form, per account (both need one) or address: a person opens a
+    # link or types a code a few times; a script trying codes meets the limit long before one (2^80 of them).
+    "claim_token": "10/m",
 
 
     # The tournament day. A hall's phones share the venue Wi-Fi's one address (a mobile carrier's NAT puts many
@@ -372,7 +375,7 @@ CELERY_BEAT_SCHEDULE = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    # A player's private link never reaches a log line (adlg_site.log_filters).
+    # No secret of a URL (a private link, a claim token) reaches a log line (adlg_site.log_filters).
     "filters": {"private_links": {"()": "adlg_site.log_filters.PrivateLinkFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["private_links"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},

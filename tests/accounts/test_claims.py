@@ -30,6 +30,9 @@ from tests.accounts.helpers import account
 
 pytestmark = pytest.mark.django_db
 
+# The board's confirmation on the claimant's word says how it checked.
+CHECKED = {"checked_how": "club", "note": "The club's secretary confirmed by phone"}
+
 
 def _actions() -> list[str]:
     return list(audit_trail().order_by("at", "id").values_list("action", flat=True))
@@ -42,7 +45,7 @@ def test_a_request_waits_for_the_board_which_confirms_it(board):
     user, player = account(), f.player("Martin", "Paul")
     claim = claim_ask(user=user, player=player, message="Paris 2024, club Alpha")
     assert claim.status == PlayerClaim.PENDING and player_of(user) is None
-    claim_confirm(claim=claim, user=board)
+    claim_confirm(claim=claim, user=board, **CHECKED)
     claim.refresh_from_db()
     assert claim.status == PlayerClaim.CONFIRMED and claim.via == PlayerClaim.BY_BOARD
     assert claim.decided_by == board
@@ -64,11 +67,11 @@ def test_the_board_refuses_with_a_reason_the_player_reads(board):
 
 def test_a_settled_request_is_not_decided_again(board):
     claim = claim_ask(user=account(), player=f.player())
-    claim_confirm(claim=claim, user=board)
+    claim_confirm(claim=claim, user=board, **CHECKED)
     with pytest.raises(ClaimError, match="already settled"):
         claim_refuse(claim=claim, user=board, reason="changed my mind")
     with pytest.raises(ClaimError, match="already settled"):
-        claim_confirm(claim=claim, user=board)
+        claim_confirm(claim=claim, user=board, **CHECKED)
 
 
 def test_an_account_waits_for_one_answer_at_a_time_and_may_cancel():
@@ -114,12 +117,12 @@ def test_two_accounts_may_ask_for_one_record_and_confirming_one_refuses_the_othe
     first, second = account(), account()
     claim_first = claim_ask(user=first, player=player)
     claim_second = claim_ask(user=second, player=player)
-    claim_confirm(claim=claim_second, user=board)
+    claim_confirm(claim=claim_second, user=board, **CHECKED)
     claim_first.refresh_from_db()
     assert claim_first.status == PlayerClaim.REFUSED and "another account" in claim_first.reason
     assert player_of(second) == player and player_of(first) is None
     with pytest.raises(ClaimError, match="already settled"):
-        claim_confirm(claim=claim_first, user=board)
+        claim_confirm(claim=claim_first, user=board, **CHECKED)
 
 
 def test_the_board_cannot_confirm_a_record_linked_since(board):
@@ -127,7 +130,7 @@ def test_the_board_cannot_confirm_a_record_linked_since(board):
     claim = claim_ask(user=account(), player=player)
     account(player=player)  # linked meanwhile (a token, say)
     with pytest.raises(ClaimError, match="already linked"):
-        claim_confirm(claim=claim, user=board)
+        claim_confirm(claim=claim, user=board, **CHECKED)
 
 
 # --- records that cannot be claimed ------------------------------------------------------------------------------
@@ -157,7 +160,7 @@ def test_a_record_excluded_while_its_request_waits_is_not_linked(board):
     claim = claim_ask(user=account(), player=player)
     Player.objects.filter(pk=player.pk).update(excluded_at=timezone.now())
     with pytest.raises(ClaimError, match="closed by a decision"):
-        claim_confirm(claim=claim, user=board)
+        claim_confirm(claim=claim, user=board, **CHECKED)
 
 
 # --- the board undoes a link -------------------------------------------------------------------------------------
@@ -166,7 +169,7 @@ def test_a_record_excluded_while_its_request_waits_is_not_linked(board):
 def test_the_board_undoes_a_link_with_a_reason_audited(board):
     player = f.player()
     user = account()
-    claim_confirm(claim=claim_ask(user=user, player=player), user=board)
+    claim_confirm(claim=claim_ask(user=user, player=player), user=board, **CHECKED)
     with pytest.raises(ClaimError, match="reason"):
         player_unlink(player=player, user=board, reason="")
     player_unlink(player=player, user=board, reason="Shared account of two brothers")

@@ -13,7 +13,7 @@ from django.urls import reverse
 from players.audit import audit_trail
 from players.claims import claim_ask, claim_token_issue
 from players.governance import sanction_give
-from players.models import AccountSettings, Player, PlayerClaim
+from players.models import AccountSettings, AuditEntry, Player, PlayerClaim
 from players.permissions import player_of
 from tests import factories as f
 from tests.accounts.helpers import PASSWORD, account
@@ -177,10 +177,31 @@ def test_the_board_confirms_a_request_in_its_queue(client, board):
     client.force_login(board)
     page = _page(client, "board:claims")
     assert "paul@example.org asks for record" in page and "Club Alpha" in page
-    response = client.post(reverse("board:claim_decide", args=[claim.pk]), {"decision": "confirm"})
+    response = client.post(reverse("board:claim_decide", args=[claim.pk]), {
+        "decision": "confirm", f"claim{claim.pk}-checked_how": "knows",
+        f"claim{claim.pk}-note": "Played him in Lyon last spring"})
     assert response.status_code == 302
     assert player_of(user) == player
     assert "No request waits." in _page(client, "board:claims")
+
+
+def test_the_boards_confirmation_on_words_requires_how_it_checked_and_a_note(client, board):
+    player = f.player("Martin", "Paul")
+    user = account("paul@example.org")
+    claim = claim_ask(user=user, player=player, message="C'est moi")
+    client.force_login(board)
+    for missing in ({}, {f"claim{claim.pk}-checked_how": "club"}, {f"claim{claim.pk}-note": "Trust me"}):
+        client.post(reverse("board:claim_decide", args=[claim.pk]), {"decision": "confirm", **missing})
+        assert player_of(user) is None
+    client.post(reverse("board:claim_decide", args=[claim.pk]), {
+        "decision": "confirm", f"claim{claim.pk}-checked_how": "referee",
+        f"claim{claim.pk}-note": "The referee of Lyon Open knows him"})
+    assert player_of(user) == player
+    player.refresh_from_db()
+    assert player.link_proof == Player.PROOF_WORDS
+    entry = AuditEntry.objects.get(action="claim_confirm")
+    assert entry.changes["checked_how"] == "referee" and entry.changes["note"] == "The referee of Lyon Open knows him"
+    assert "The referee of Lyon Open knows him" in _page(client, "board:claims")
 
 
 def test_the_board_refuses_with_a_reason_and_the_player_reads_it(client, board):

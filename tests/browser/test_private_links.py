@@ -142,3 +142,32 @@ def test_players_enter_their_results_through_their_links_and_the_referee_settles
     one.a.refresh_from_db()
     phone_a.goto(live_server.url + entrant_link_path(one.a))
     expect(phone_a.locator("h1")).to_have_text(entrant_name(one.a))
+
+
+def test_a_player_links_their_record_to_their_account_through_their_private_link_on_a_phone(
+        live_server, new_context, shot):
+    from players.models import Player
+    from tests.accounts.helpers import PASSWORD, account
+
+    live = live_tournament(federation_players(4, clubs=4), rounds=3, name="Open du rattachement")
+    round_publish(round_pair(live, seed=1))
+    entrant = live.entrants.exclude(player=None).first()
+    user = account("me@example.org")
+    phone = _phone(new_context, live_server, "en")
+    phone.goto(f"{live_server.url}/accounts/login/?next=/accounts/")
+    phone.fill("input[name=login]", user.get_username())
+    phone.fill("input[name=password]", PASSWORD)
+    phone.click("main button[type=submit]")
+    expect(phone).to_have_url(re.compile(r"/accounts/$"))
+    phone.goto(live_server.url + entrant_link_path(entrant))
+    button = phone.get_by_role("button", name="Link this record to my account")
+    expect(button).to_be_visible()
+    assert fits(phone)
+    problems = axe_problems(phone)
+    assert not problems, problems
+    shot(phone, "claim")
+    button.click()
+    expect(phone).to_have_url(re.compile(r"/accounts/$"))
+    expect(phone.get_by_text(f"Your account is linked to record {entrant.player_id}")).to_be_visible()
+    player = Player.objects.get(pk=entrant.player_id)
+    assert player.user == user and player.link_proof == Player.PROOF_TOKEN

@@ -9,10 +9,11 @@ import json
 
 import pytest
 
+from adlg_site import tokens
 from tests.commands.test_live_commands import run, start
 from tests.live.helpers import federation_players
 from tournaments.live.entrants import NewEntrant, entrant_add
-from tournaments.live.links import entrant_by_link, link_reissue
+from tournaments.live.links import entrant_by_link, entrant_link_token, link_reissue
 from tournaments.models import LiveEntrant, LiveTournament
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +36,7 @@ def test_it_lists_every_entrant_with_a_path_of_their_own(tmp_path):
                                         for p in paths)
     for row in rows:
         token = row["path"].rstrip("/").rsplit("/", 1)[1]
-        assert entrant_by_link(tid, token).pk == LiveEntrant.objects.get(link_token=token).pk
+        assert entrant_by_link(tid, token).pk == LiveEntrant.objects.get(link_digest=tokens.digest(token)).pk
 
 
 def test_json_gives_the_same_links(tmp_path):
@@ -53,13 +54,14 @@ def test_a_reissued_link_replaces_the_old_one_and_another_tournaments_link_opens
     other = start(tmp_path, federation_players(4, first_id=3001))
     live = LiveTournament.objects.get(pk=tid)
     entrant = live.entrants.first()
-    old = entrant.link_token
+    old = entrant_link_token(entrant)
     link_reissue(live, entrant)
     entrant.refresh_from_db()
-    assert entrant.link_token != old
+    new = entrant_link_token(entrant)
+    assert new != old
     assert entrant_by_link(tid, old) is None
-    assert entrant_by_link(tid, entrant.link_token).pk == entrant.pk
-    assert entrant_by_link(other, entrant.link_token) is None
+    assert entrant_by_link(tid, new).pk == entrant.pk
+    assert entrant_by_link(other, new) is None
 
 
 def test_an_unknown_tournament_exits_one_with_the_reason():

@@ -32,6 +32,7 @@ from players.models import Sanction
 from tests import factories
 from tests.live.helpers import federation_players, live_tournament, play_round
 from tests.referee.helpers import create_known_players, make_tournament, upload, valid_sheet
+from tournaments.live.links import entrant_link_token
 from tournaments.live.rounds import round_pair
 from tournaments.models import LiveRound, LiveTable, Sheet
 
@@ -129,7 +130,7 @@ def world(db, board, referee):
         "player_id": [federation.players[0].pk], "tournament_id": [live.pk], "year": [2024], "number": [2],
         "table": [1], "table_id": [LiveTable.objects.filter(round__number=1).first().pk],
         "round_id": [LiveRound.objects.get(number=2).pk], "country": ["FR"], "system": ["adlg"], "code": ["adlg"],
-        "token": [live.entrants.first().link_token],
+        "token": [entrant_link_token(live.entrants.first())],
         "pk": sorted({live.pk, federation.tournament.pk, Sheet.objects.get().pk, card.pk}),
     }
     urls = sorted({url for route in _routes() for url in _fill(route, values)})

@@ -17,6 +17,7 @@ from django.urls import reverse
 from tests import factories
 from tests.live.helpers import federation_players, live_tournament, play_round
 from tournaments.live.entrants import NewEntrant
+from tournaments.live.links import entrant_link_token
 from tournaments.live.rounds import round_pair, round_publish
 from tournaments.live.start import live_begin
 from tournaments.models import LiveEntrant, LiveTable, LiveTournament, Tournament
@@ -246,7 +247,7 @@ def test_every_table_has_a_slip_with_both_players_and_qr_codes_of_their_exact_pr
         codes = _qr_codes(slip)
         assert len(codes) == 2
         for (title, modules), entrant in zip(codes, (table.a, table.b), strict=True):
-            url = f"http://testserver/tournaments/{live.pk}/live/me/{entrant.link_token}/"
+            url = f"http://testserver/tournaments/{live.pk}/live/me/{entrant_link_token(entrant)}/"
             assert title == f"{entrant.first_name} {entrant.last_name}'s private link"
             assert modules == _modules_of(url)
             assert url in slip  # the link written out too, for a phone that cannot read the code
@@ -256,7 +257,7 @@ def test_the_qr_comparison_tells_one_link_from_another(signed_in, live):
     play_round(live, 1, random.Random(1))
     slip = _slips(_get(signed_in, reverse("referee:live_print_slips", args=[live.pk, 1])))[1]
     table = LiveTable.objects.select_related("a").get(round__live=live, table=1)
-    other = f"http://testserver/tournaments/{live.pk}/live/me/{table.a.link_token[:-1]}x/"
+    other = f"http://testserver/tournaments/{live.pk}/live/me/{entrant_link_token(table.a)[:-1]}x/"
     assert _qr_codes(slip)[0][1] != _modules_of(other)
 
 
@@ -272,9 +273,9 @@ def test_a_slip_against_the_spare_has_one_code(signed_in, referee):
 
 def test_entrants_without_a_link_get_one_before_their_slips_are_printed(signed_in, live):
     play_round(live, 1, random.Random(1))
-    LiveEntrant.objects.filter(live=live).update(link_token=None)
+    LiveEntrant.objects.filter(live=live).update(link_salt=None, link_digest=None)
     html = _get(signed_in, reverse("referee:live_print_slips", args=[live.pk, 1]))
-    assert not LiveEntrant.objects.filter(live=live, link_token__isnull=True).exists()
+    assert not LiveEntrant.objects.filter(live=live, link_salt__isnull=True).exists()
     assert len(_qr_codes(html)) == 8
 
 

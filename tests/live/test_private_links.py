@@ -7,17 +7,19 @@ from __future__ import annotations
 import logging
 import re
 import uuid
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import escape
 
 from players.models import AuditEntry, Player
 from tests.live.helpers import federation_players, live_tournament, play_round
-from tournaments.live.links import entrant_link_path, link_reissue
+from tournaments.live.links import LINKING_DAYS, entrant_link_path, entrant_link_token, link_reissue
 from tournaments.live.rounds import round_pair, round_publish
 from tournaments.live.start import live_cancel
-from tournaments.models import LiveAction, LiveEntrant, LiveTable, LiveTournament
+from tournaments.models import LiveAction, LiveEntrant, LiveTable, LiveTournament, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -91,7 +93,7 @@ def test_the_same_result_from_both_players_counts_and_each_sees_it(client, live,
         f"round 1 table {table.table}: B 60% / 20% entered by private link of {table.a}",
         f"round 1 table {table.table}: B 60% / 20% entered by private link of {table.b}, both players agree: "
         "it counts"]
-    assert all(e.user is None and table.a.link_token not in e.summary for e in entries)
+    assert all(e.user is None and entrant_link_token(table.a) not in e.summary for e in entries)
 
 
 def test_different_results_are_flagged_and_the_referee_settles_them(client, live, table, referee):
@@ -163,10 +165,10 @@ def test_a_revoked_link_is_refused_with_the_page_that_says_to_ask_the_referee(cl
 
 
 @pytest.mark.parametrize("path", [
-    lambda table, other: f"/tournaments/{other.pk}/live/me/{table.a.link_token}/",  # another tournament's link
+    lambda table, other: f"/tournaments/{other.pk}/live/me/{entrant_link_token(table.a)}/",  # another tournament's link
     lambda table, other: f"/tournaments/{table.a.live_id}/live/me/{'x' * 43}/",
     lambda table, other: f"/tournaments/{table.a.live_id}/live/me/{'x' * 500}/",
-    lambda table, other: f"/tournaments/99999999999999999999/live/me/{table.a.link_token}/",
+    lambda table, other: f"/tournaments/99999999999999999999/live/me/{entrant_link_token(table.a)}/",
 ])
 def test_a_link_of_another_tournament_or_made_up_is_refused(client, table, path):
     other = live_tournament(federation_players(2, first_id=3001), name="Other open")
@@ -174,9 +176,24 @@ def test_a_link_of_another_tournament_or_made_up_is_refused(client, table, path)
     assert response.status_code == 404 and GONE in response.content.decode()
 
 
-def test_the_link_of_a_finished_tournament_is_refused(client, live, table):
+def test_the_link_of_a_published_tournament_leads_to_the_final_standings_and_takes_no_result(client, live, table):
+    path = entrant_link_path(table.a)
     LiveTournament.objects.filter(pk=live.pk).update(published_at="2026-11-21T20:00:00Z")
-    response = client.get(entrant_link_path(table.a))
+    Tournament.objects.filter(pk=live.pk).update(start_date=timezone.localdate(), end_date=timezone.localdate())
+    response = client.get(path)
+    page = response.content.decode()
+    assert response.status_code == 200 and "is over" in page and 'name="result"' not in page
+    assert reverse("tournament_detail", args=[live.pk]) in page
+    assert client.post(path, {"table": table.pk, "result": "A", "a_losses": "0", "b_losses": "50"}).status_code == 200
+    assert _state(table)[3] is None
+
+
+def test_the_link_of_a_tournament_finished_long_ago_is_refused(client, live, table):
+    path = entrant_link_path(table.a)
+    LiveTournament.objects.filter(pk=live.pk).update(published_at="2026-11-21T20:00:00Z")
+    ended = timezone.localdate() - timedelta(days=LINKING_DAYS + 1)
+    Tournament.objects.filter(pk=live.pk).update(start_date=ended, end_date=ended)
+    response = client.get(path)
     assert response.status_code == 404 and GONE in response.content.decode()
 
 
@@ -329,3 +346,58 @@ def test_the_round_page_says_players_enter_results_through_their_links(client, l
     client.force_login(referee)
     page = client.get(reverse("referee:live_run", args=[live.pk])).content.decode()
     assert "Players can enter their table" in page and "through their private links" in page
+
+
+# --- the link proves who holds it: linking the record to an account ---------------------------------------------
+
+
+def test_a_signed_in_account_links_the_record_through_the_private_link(client, live, table):
+    from tests.accounts.helpers import account
+    user = account()
+    client.force_login(user)
+    path = entrant_link_path(table.a)
+    assert "Link this record to my account" in client.get(path).content.decode()
+    response = client.post(path, {"claim": "1"})
+    assert response.status_code == 302 and response["Location"] == reverse("account")
+    player = Player.objects.get(pk=table.a.player_id)
+    assert player.user == user and player.link_proof == Player.PROOF_TOKEN
+    assert AuditEntry.objects.filter(action="claim_token").count() == 1
+    assert "This record is linked to your account." in client.get(path).content.decode()
+
+
+def test_a_signed_out_visitor_is_told_to_sign_in_and_links_nothing(client, live, table):
+    path = entrant_link_path(table.a)
+    assert "Sign in (or create one), then open this link again" in client.get(path).content.decode()
+    client.post(path, {"claim": "1"})
+    assert Player.objects.get(pk=table.a.player_id).user is None
+
+
+def test_a_private_link_still_links_the_record_after_publication(client, live, table):
+    from tests.accounts.helpers import account
+    path = entrant_link_path(table.a)
+    LiveTournament.objects.filter(pk=live.pk).update(published_at="2026-11-21T20:00:00Z")
+    Tournament.objects.filter(pk=live.pk).update(start_date=timezone.localdate(), end_date=timezone.localdate())
+    user = account()
+    client.force_login(user)
+    assert client.post(path, {"claim": "1"}).status_code == 302
+    assert Player.objects.get(pk=table.a.player_id).user == user
+
+
+def test_a_private_link_proves_a_link_the_board_made_on_words(client, live, table, board):
+    from players.claims import claim_ask, claim_confirm
+    from tests.accounts.helpers import account
+    user = account()
+    player = Player.objects.get(pk=table.a.player_id)
+    claim_confirm(claim=claim_ask(user=user, player=player), user=board, checked_how="other", note="Said so")
+    client.force_login(user)
+    client.post(entrant_link_path(table.a), {"claim": "1"})
+    player.refresh_from_db()
+    assert player.user == user and player.link_proof == Player.PROOF_TOKEN
+
+
+def test_private_links_are_stored_as_digests_and_printed_again_alike(live, table):
+    from adlg_site import tokens
+    entrant = LiveEntrant.objects.get(pk=table.a.pk)
+    token = entrant_link_token(entrant)
+    assert entrant.link_digest == tokens.digest(token) and token not in (entrant.link_salt or "")
+    assert entrant_link_token(LiveEntrant.objects.get(pk=table.a.pk)) == token  # a reprint shows the same link

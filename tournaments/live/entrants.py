@@ -38,7 +38,7 @@ from rules.pairing import GROUPS
 from rules.rulesets import SPARE_ID
 from rules.sheet.checks import country_faults, text_faults
 from rules.sheet.values import cell_text
-from tournaments.live.links import link_token_new
+from tournaments.live.links import link_salt_new
 from tournaments.live.pools import bump, drop_proposal, locked, published_numbers
 from tournaments.live.refusals import LiveRefused
 from tournaments.models import LiveEntrant, LiveTable, LiveTournament, Registration
@@ -152,7 +152,7 @@ def entrant_add(live: LiveTournament, new: NewEntrant, *, user=None, audit: bool
                                   club=texts.club, country=texts.country,
                                   rating=tournament.system.get_ruleset().initial_rating)
         entrant.pool, entrant.hat, entrant.present = pool, new.hat, new.present
-        entrant.link_token = link_token_new()
+        link_salt_new(entrant)
         entrant.joined_round = _next_round(live, pool)
         if live.systems.get(pool) == GROUPS:
             entrant.group = _smaller_group(live, pool)

@@ -8,8 +8,12 @@ requests carry no more than the site's origin as Referer (Referrer-Policy: stric
 in the player's hands. Not no-referrer: under it browsers send "Origin: null" with a form, which Django's CSRF
 check refuses (and on HTTPS it refuses a POST with no Referer), so neither the entry nor the language switch would
 work; strict-origin never sends the path, and so never the token, anywhere.
-A link that no longer works (revoked, another tournament's, a tournament finished or cancelled) answers 404 with a
-page that says to ask the referee.
+A link that no longer works (revoked, another tournament's, a tournament cancelled, or finished more than
+links.LINKING_DAYS ago) answers 404 with a page that says to ask the referee.
+
+The link is also the player's proof of who they are: on it, a signed-in account links the entrant's federation
+record to itself at once (players.claims.claim_by_private_link, a POST with `claim`), while the day runs and,
+once it is published or handed over, on a page leading to the final standings for links.LINKING_DAYS.
 """
 
 from __future__ import annotations
@@ -21,9 +25,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from adlg_site.limits import rate_limited
+from adlg_site.words import refusal_sentence
+from players.claims import ClaimError, claim_by_private_link
+from players.models import Player
 from tournaments.live import selectors
 from tournaments.live.forms import LinkResultForm
-from tournaments.live.links import entrant_by_link, entrant_link_path
+from tournaments.live.links import entrant_by_link, entrant_link_path, finished_entrant_by_link
 from tournaments.live.page_tools import lang, one_effect, words
 from tournaments.live.pools import key_of
 from tournaments.live.refusals import LiveRefused
@@ -43,11 +50,51 @@ def _private(response):
 def live_link(request, tournament_id: int, token: str):
     entrant = entrant_by_link(tournament_id, token)
     if entrant is None:
-        return _private(render(request, "live/link_gone.html", status=404))
+        finished = finished_entrant_by_link(tournament_id, token)
+        if finished is None:
+            return _private(render(request, "live/link_gone.html", status=404))
+        if request.method == "POST" and "claim" in request.POST:
+            return _private(_link_claim(request, finished, path=f"/tournaments/{tournament_id}/live/me/{token}/"))
+        return _private(_finished_page(request, finished))
     live = entrant.live
     if request.method == "POST":
+        if "claim" in request.POST:
+            return _private(_link_claim(request, entrant, path=entrant_link_path(entrant)))
         return _private(_link_report(request, live.tournament, live, entrant))
     return _private(_link_page(request, live, entrant))
+
+
+def _claim_offer(request, entrant: LiveEntrant) -> dict:
+    """What the page says about linking the entrant's record to the account in front of it."""
+    player = entrant.player
+    user = request.user
+    if player is None:
+        return {}
+    if player.user_id is not None:
+        if player.user_id != user.pk:  # another account's record (or nobody signed in): nothing to offer
+            return {}
+        if player.link_proof in Player.PROVED:
+            return {"claim_done": True}
+    return {"claim_offer": True, "signed_in": user.is_authenticated}
+
+
+def _link_claim(request, entrant: LiveEntrant, *, path: str):
+    """A signed-in account links the entrant's record to itself: the link proves who holds it."""
+    try:
+        player = claim_by_private_link(user=request.user, player=entrant.player, tournament=entrant.live.tournament)
+    except ClaimError as exc:
+        messages.error(request, refusal_sentence(exc))
+        return redirect(path)
+    messages.success(request, _("Your account is linked to record %(id)s (%(name)s).") % {
+        "id": player.pk, "name": player.full_name})
+    return redirect("account")
+
+
+def _finished_page(request, entrant: LiveEntrant):
+    """A finished tournament day's link (PAIRING.md §7): the final standings, and the record to link."""
+    return render(request, "live/link_finished.html", {
+        "tournament": entrant.live.tournament, "name": selectors.entrant_name(entrant),
+        **_claim_offer(request, entrant)})
 
 
 @one_effect()
@@ -85,7 +132,7 @@ def _link_page(request, live: LiveTournament, entrant: LiveEntrant, *, form=None
         standing = {"after": after, "line": line, "of": len(lines)}
     context = {"live": live, "tournament": live.tournament, "entrant": entrant,
                "name": selectors.entrant_name(entrant), "standing": standing, "errors": errors,
-               "link": entrant_link_path(entrant)}
+               "link": entrant_link_path(entrant), **_claim_offer(request, entrant)}
     if mine is not None:
         _pool, round_, table = mine
         side = "a" if table.a.pk == entrant.pk else "b"

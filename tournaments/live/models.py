@@ -81,10 +81,13 @@ class LiveEntrant(models.Model):
     # Checked in: in the hall. Only those present are paired; a player registered in the calendar starts absent
     # until the referee checks them in, one checked in after round 1 of the pool is a late player (PAIRING.md §6).
     present = models.BooleanField(_("present"), default=True)
-    # The secret of the entrant's private link (PAIRING.md §6, tournaments.live.links): whoever holds the link
-    # enters this player's results, with no account. Kept readable, as a printed slip carries it again.
-    link_token = models.CharField(_("private link"), max_length=43, unique=True, null=True, blank=True,
-                                  editable=False)
+    # The entrant's private link (PAIRING.md §6, tournaments.live.links): whoever holds it enters this player's
+    # results, with no account. Its secret is stored nowhere: the link is made again from the salt under the
+    # SECRET_KEY (a reprinted slip carries it again), and found by the digest (adlg_site.tokens). A link made
+    # before the salts has a digest and no salt: it works, and the site makes a new one to show it again.
+    link_salt = models.CharField(max_length=43, null=True, blank=True, editable=False)
+    link_digest = models.CharField(_("private link"), max_length=64, unique=True, null=True, blank=True,
+                                   editable=False)
 
     class Meta:
         ordering = ["live", "pool", "-rating", "id"]

@@ -103,7 +103,7 @@ def live_print_by_table(request, tournament: Tournament, live: LiveTournament, n
 @printout
 def live_print_slips(request, tournament: Tournament, live: LiveTournament, number: int):
     view, rounds = _round_or_404(tournament, live, number)
-    if any(not e.link_token for pool in view.pools for e in pool.entrants):
+    if any(not e.link_salt for pool in view.pools for e in pool.entrants):
         # Entrants older than the private links: given theirs at once, so that no slip makes one per row.
         links_issue(live)
         view, rounds = _round_or_404(tournament, live, number)
