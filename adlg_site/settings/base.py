@@ -73,9 +73,10 @@ MIDDLEWARE = [
 # Every sign-in (the site's, django-allauth's, and the admin's) goes through authenticate(), where django-axes
 # counts failures before any password is checked. allauth's backend is Django's ModelBackend that also takes an
 # email address: players sign in with their email, the board and referees with their usernames (either works).
+# The site's subclass checks a password once per sign-in, whether the account was named by address or username.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
+    "players.account_adapter.AuthenticationBackend",
 ]
 # 5 failed sign-ins of one account from one client address lock that pair out for 15 minutes, even with the
 # right password; a success clears the count. Per account *and* address: someone guessing a board member's
