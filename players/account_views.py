@@ -23,8 +23,10 @@ from allauth.account.models import EmailAddress
 from django import forms
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import logout
 from django.contrib.auth import views as auth_views
+from django.core.validators import MaxLengthValidator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
@@ -53,6 +55,9 @@ from ratings.player_data import player_data
 from ratings.selectors import country_name
 from tournaments.live.selectors import referees_a_live_run
 
+# The longest name an account signs in with: an email address (254 characters; a username is at most 150). A longer
+# one is refused by the form, before django-axes counts (and stores) it: its column holds 255.
+LOGIN_MAX_LENGTH = 254
 LOCKED_OUT = gettext_lazy("Too many failed sign-in attempts. Wait 15 minutes, then try again.")
 CLAIM_RESULTS = 30
 
@@ -65,7 +70,7 @@ def attempted_username(request, credentials: dict) -> str:
     login = credentials.get("email") or credentials.get("username") or ""
     if not login and request is not None and request.method == "POST":
         login = request.POST.get("login") or request.POST.get("username") or ""
-    login = str(login).strip().casefold()
+    login = str(login).strip().casefold()[:LOGIN_MAX_LENGTH]  # what django-axes stores; the forms refuse longer
     if "@" in login:
         owner = (EmailAddress.objects.filter(email__iexact=login).values_list("user__username", flat=True).first())
         if owner:
@@ -79,10 +84,26 @@ class SignInForm(LoginForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["login"].label = _("Email address or username")
+        _at_most_a_login_long(self.fields["login"])
         self.fields["login"].widget.attrs.pop("placeholder", None)
         self.fields["password"].widget.attrs.pop("placeholder", None)
         if "remember" in self.fields:
             self.fields["remember"].label = _("Stay signed in on this device")
+
+
+class AdminSignInForm(AdminAuthenticationForm):
+    """The admin's sign-in, refusing a name no account has, longer than any, as the site's does."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _at_most_a_login_long(self.fields["username"])
+
+
+def _at_most_a_login_long(field) -> None:
+    # Setting a form field's max_length after it is built adds no validator: the validator is added here.
+    field.max_length = LOGIN_MAX_LENGTH
+    field.widget.attrs["maxlength"] = LOGIN_MAX_LENGTH
+    field.validators.append(MaxLengthValidator(LOGIN_MAX_LENGTH))
 
 
 def locked_out(request, original_response=None, credentials=None):

@@ -11,6 +11,7 @@ from unittest import mock
 
 import pytest
 from allauth.account.models import EmailAddress
+from axes.models import AccessAttempt, AccessFailureLog
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import get_hasher
 from django.core import mail
@@ -208,3 +209,21 @@ def test_the_emails_about_an_address_without_a_new_account_link_to_the_site_url(
     assert len(mail.outbox) == 1
     assert _hosts_of_the_links(mail.outbox[0]) == {"https://adlg.example"}
     assert FORGED_HOST not in mail.outbox[0].body
+
+
+# --- a sign-in name longer than any account's --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("url", "field"), [("/accounts/login/", "login"), ("/admin/login/", "username")],
+                         ids=["site", "admin"])
+def test_a_sign_in_name_over_255_characters_is_refused_by_the_form_and_nothing_is_stored(client, url, field):
+    response = client.post(url, {field: "x" * 300, "password": "whatever-it-is"})
+    assert response.status_code == 200 and "_auth_user_id" not in client.session
+    assert "254" in response.content.decode()  # the form says how long a name may be
+    assert not AccessAttempt.objects.exists() and not AccessFailureLog.objects.exists()
+
+
+def test_a_sign_in_name_of_an_addresses_full_length_is_still_counted(client):
+    login = "x" * 242 + "@example.org"  # 254 characters, the longest address
+    client.post("/accounts/login/", {"login": login, "password": "whatever-it-is"})
+    assert AccessAttempt.objects.get().username == login
