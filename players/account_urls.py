@@ -17,5 +17,6 @@ urlpatterns = [
     path("claim/cancel/", account_views.claim_cancel_view, name="account_claim_cancel"),
     path("claim/token/<str:token>/", account_views.claim_token_view, name="account_claim_token"),
     path("close/", account_views.account_close_view, name="account_close"),
+    path("password/change/", account_views.PasswordChangeView.as_view(), name="account_change_password"),
     path("", include("allauth.account.urls")),
 ]

@@ -36,6 +36,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from adlg_site.inputs import whole_number
+from adlg_site.limits import failure_count, failures_wait, too_many_requests
 from adlg_site.words import refusal_sentence
 from players import permissions
 from players.accounts import AccountError, account_close, account_settings, account_settings_save, close_problem
@@ -293,6 +294,26 @@ def claim_token_view(request, token: str):
     return render(request, "account/claim_token.html", {"linked": permissions.player_of(request.user)})
 
 
+# --- the current password -------------------------------------------------------------------------------------------
+
+# The limit (settings.RATE_LIMITS) on wrong current passwords, per account, on the two forms that ask for one.
+WRONG_PASSWORD_LIMIT = "current_password"  # noqa: S105 - a limit group's name, no password
+
+
+class PasswordChangeView(allauth_views.PasswordChangeView):
+    """allauth's page, with wrong current passwords counted: over the limit, the site's 429 page."""
+
+    def post(self, request, *args, **kwargs):
+        if wait := failures_wait(request, WRONG_PASSWORD_LIMIT):
+            return too_many_requests(request, wait)
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        if "oldpassword" in form.errors:
+            failure_count(self.request, WRONG_PASSWORD_LIMIT)
+        return super().form_invalid(form)
+
+
 # --- closing the account -----------------------------------------------------------------------------------------
 
 
@@ -316,8 +337,12 @@ class CloseForm(forms.Form):
 @require_http_methods(["GET", "POST"])
 def account_close_view(request):
     user = request.user
+    if request.method == "POST" and (wait := failures_wait(request, WRONG_PASSWORD_LIMIT)):
+        return too_many_requests(request, wait)
     problem = refusal_sentence(close_problem(user))
     form = CloseForm(request.POST or None, user=user)
+    if request.method == "POST" and "password" in form.errors:
+        failure_count(request, WRONG_PASSWORD_LIMIT)
     if request.method == "POST" and problem is None and form.is_valid():
         try:
             player_id = account_close(user=user)

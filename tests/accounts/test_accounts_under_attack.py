@@ -17,6 +17,7 @@ from django.contrib.auth.hashers import get_hasher
 from django.core import mail
 from django.urls import reverse
 
+from adlg_site.settings import base as base_settings
 from tests.accounts.helpers import PASSWORD, account
 
 pytestmark = pytest.mark.django_db
@@ -131,9 +132,6 @@ LIMITED_PAGES = {
     "password reset from its link": lambda client: client.post(
         reverse("account_reset_password_from_key", kwargs={"uidb36": "1", "key": "set-password"}),
         {"password1": "n3w-long-pass-99", "password2": "n3w-long-pass-99"}),
-    "password change": lambda client: _signed_in(client) and client.post(
-        reverse("account_change_password"),
-        {"oldpassword": PASSWORD, "password1": "n3w-long-pass-99", "password2": "n3w-long-pass-99"}),
     "addresses and their confirmation emails": lambda client: _signed_in(client) and client.post(
         reverse("account_email"), {"action_add": "", "email": "second@example.org"}),
 }
@@ -227,3 +225,58 @@ def test_a_sign_in_name_of_an_addresses_full_length_is_still_counted(client):
     login = "x" * 242 + "@example.org"  # 254 characters, the longest address
     client.post("/accounts/login/", {"login": login, "password": "whatever-it-is"})
     assert AccessAttempt.objects.get().username == login
+
+
+# --- wrong current passwords on the signed-in account's forms ----------------------------------------------------
+
+
+@pytest.fixture
+def current_password_limit(settings):
+    """The real limit (the test settings raise every limit far above what the suite sends)."""
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "current_password": base_settings.RATE_LIMITS["current_password"]}
+    assert settings.RATE_LIMITS["current_password"] == "5/15m"
+
+
+def _change_password(client, current: str):
+    return client.post(reverse("account_change_password"),
+                       {"oldpassword": current, "password1": "n3w-long-pass-99", "password2": "n3w-long-pass-99"})
+
+
+def _close_account(client, current: str):
+    return client.post(reverse("account_close"), {"password": current, "confirm": "on"})
+
+
+@pytest.mark.parametrize("form", [_change_password, _close_account], ids=["password change", "closing the account"])
+def test_wrong_current_passwords_are_throttled_per_account_with_the_sites_429_page(client, current_password_limit,
+                                                                                  form):
+    user = account()
+    client.force_login(user)
+    assert [form(client, f"guess-{number}").status_code for number in range(5)] == [200] * 5
+    refused = form(client, PASSWORD)  # even the right one, until the window ends
+    assert refused.status_code == 429 and "Too many requests from your connection" in refused.content.decode()
+    assert int(refused["Retry-After"]) > 0
+    user.refresh_from_db()
+    assert user.is_active and user.check_password(PASSWORD)
+
+
+def test_both_forms_share_the_count_and_another_account_is_not_affected(client, current_password_limit):
+    user = account()
+    client.force_login(user)
+    for number in range(3):
+        _change_password(client, f"guess-{number}")
+    for number in range(2):
+        _close_account(client, f"guess-{number}")
+    assert _change_password(client, PASSWORD).status_code == 429
+    client.force_login(account())
+    assert _change_password(client, PASSWORD).status_code == 302
+
+
+def test_the_right_current_password_is_not_counted(client, current_password_limit):
+    user = account()
+    client.force_login(user)
+    for number in range(6):
+        new = f"n3w-long-pass-{number}"
+        old = PASSWORD if number == 0 else f"n3w-long-pass-{number - 1}"
+        response = client.post(reverse("account_change_password"),
+                               {"oldpassword": old, "password1": new, "password2": new})
+        assert response.status_code == 302
