@@ -11,10 +11,11 @@ from unittest import mock
 
 import pytest
 from allauth.account.models import EmailAddress
-from axes.models import AccessAttempt, AccessFailureLog
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import get_hasher
 from django.core import mail
+from django.test import Client
 from django.urls import reverse
 
 from adlg_site.settings import base as base_settings
@@ -280,3 +281,23 @@ def test_the_right_current_password_is_not_counted(client, current_password_limi
         response = client.post(reverse("account_change_password"),
                                {"oldpassword": old, "password1": new, "password2": new})
         assert response.status_code == 302
+
+
+# --- a closed account's sign-in records --------------------------------------------------------------------------
+
+
+def test_closing_an_account_deletes_its_sign_in_records_and_keeps_the_others(client):
+    user = account("leaving@example.org")
+    other = account("staying@example.org")
+    assert client.post(reverse("login"), {"login": "leaving@example.org", "password": PASSWORD}).status_code == 302
+    prober = Client()
+    for login in ("leaving@example.org", user.username, "staying@example.org"):
+        prober.post(reverse("login"), {"login": login, "password": "not-the-password"}, HTTP_USER_AGENT="Probe/1.0")
+    names = {user.username.casefold()}
+    assert AccessLog.objects.filter(username__in=names).exists()
+    assert AccessAttempt.objects.filter(username__in=names).exists()
+    response = client.post(reverse("account_close"), {"password": PASSWORD, "confirm": "on"})
+    assert response.status_code == 302
+    for model in (AccessAttempt, AccessLog, AccessFailureLog):
+        assert set(model.objects.values_list("username", flat=True)) <= {other.username.casefold()}
+    assert AccessAttempt.objects.filter(username=other.username.casefold()).exists()
