@@ -93,9 +93,31 @@ class StrictFilterBackend(DjangoFilterBackend):
 
 
 class IntegerFilter(django_filters.NumberFilter):
-    """A whole number (django-filter's NumberFilter takes decimals)."""
+    """A whole number (django-filter's NumberFilter takes decimals), described in the schema as the API reads it:
+    an integer between its min_value and max_value."""
 
     field_class = forms.IntegerField
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        schema = {"type": "integer"}
+        if self.extra.get("min_value") is not None:
+            schema["minimum"] = self.extra["min_value"]
+        if self.extra.get("max_value") is not None:
+            schema["maximum"] = self.extra["max_value"]
+        self._spectacular_annotation = {"field": schema}  # drf-spectacular's override, per filter
+
+
+class TextFilter(django_filters.CharFilter):
+    """A text, described in the schema as the API reads it: at most its max_length characters, no NUL character
+    (adlg_site.middleware answers 400 to one)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        schema = {"type": "string", "pattern": "^[^\\x00]*$"}
+        if self.extra.get("max_length") is not None:
+            schema["maxLength"] = self.extra["max_length"]
+        self._spectacular_annotation = {"field": schema}
 
 
 ERRORS = {

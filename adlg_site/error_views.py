@@ -1,4 +1,4 @@
-"""The error pages (400, 403, 404, 500) in the site's layout and the visitor's language.
+"""The error pages (400, 403, 404, 429, 500) in the site's layout and the visitor's language.
 
 Django renders 403 and 404 with the request (so a signed-in referee still sees their account and pages). Its 400
 and 500 handlers render without it; these two give the 400 page the request, and the 500 page only what cannot
@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 
 from django.http import HttpResponseBadRequest, HttpResponseServerError
+from django.shortcuts import render
 from django.template import loader
 from django.views import defaults
 from django.views.decorators.csrf import requires_csrf_token
@@ -35,3 +36,10 @@ def server_error(request):
         logger.exception("the 500 page could not be rendered")
         return defaults.server_error(request)
     return HttpResponseServerError(body)
+
+
+def too_many_requests(request):
+    """django-allauth's limits (sign-ups, password resets, confirmation emails; with Redis down, all of them) answer
+    with this page: allauth does not say how long the client should wait, the site's own limits do
+    (adlg_site.limits)."""
+    return render(request, "429.html", status=429)

@@ -2,6 +2,8 @@
 
     @rate_limited("search")                     a function view; its rate is settings.RATE_LIMITS["search"]
     @rate_limited("live_page", rate="120/m")    or one given here ("N/s", "N/m", "N/h", "N/15m"...)
+    failures_wait(request, "group")             what counts failures only (a wrong password): 0, or the seconds to
+    failure_count(request, "group")             wait; each failure counted where it happens
     throttle_classes = [ClientRateThrottle]     a DRF view (every API view has it by default); `scope` names
                                                 the group, settings.RATE_LIMITS[scope] its rate
 
@@ -62,6 +64,19 @@ def limit_wait(request, group: str, *, rate: str | None = None) -> int:
     if usage is None or not usage["should_limit"]:
         return 0
     return max(1, int(usage["time_left"]))
+
+
+def failures_wait(request, group: str) -> int:
+    """Seconds the client must wait after too many failures of `group` (a wrong password), else 0. Counts
+    nothing: each failure is counted by failure_count."""
+    usage = get_usage(request, group=group, key=client_key, rate=settings.RATE_LIMITS[group], increment=False)
+    if usage is None or usage["count"] < usage["limit"]:
+        return 0
+    return max(1, int(usage["time_left"]))
+
+
+def failure_count(request, group: str) -> None:
+    get_usage(request, group=group, key=client_key, rate=settings.RATE_LIMITS[group], increment=True)
 
 
 def too_many_requests(request, wait: int):

@@ -24,3 +24,5 @@ urlpatterns = [
 
 handler400 = "adlg_site.error_views.bad_request"
 handler500 = "adlg_site.error_views.server_error"
+# Not one of Django's handlers: django-allauth answers its rate limits with it (allauth.core.ratelimit.respond_429).
+handler429 = "adlg_site.error_views.too_many_requests"

@@ -8,7 +8,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, serializers
 from rest_framework.exceptions import ParseError
 
-from adlg_site.api_base import ERRORS, PublicReadMixin, StandardPagination
+from adlg_site.api_base import ERRORS, PublicReadMixin, StandardPagination, TextFilter
 from championship.models import ChampionshipTotal
 from championship.selectors import (
     INTERNATIONAL,
@@ -23,10 +23,11 @@ from championship.selectors import (
 class ChampionshipFilter(django_filters.FilterSet):
     """Only the names matter here: the view applies them (a national ranking needs five registered players)."""
 
-    country = django_filters.CharFilter(method="keep", max_length=2,
-                                        help_text="National ranking of this country (ISO code); empty when the "
-                                                  "country has fewer than 5 registered players.")
-    international = django_filters.BooleanFilter(method="keep", help_text="The international ranking.")
+    country = TextFilter(method="keep", max_length=2,
+                         help_text="National ranking of this country (ISO code); empty when the country has fewer "
+                                   "than 5 registered players. Not with international.")
+    international = django_filters.BooleanFilter(method="keep",
+                                                 help_text="The international ranking. Not with country.")
 
     class Meta:
         model = ChampionshipTotal

@@ -7,11 +7,18 @@ admin (the board's, referees') sign in with their usernames without an address t
 - *email verification*: mandatory for every account that has an address on the site (players sign up with one);
   an account with none at all (made in the admin with a username) signs in as before. Such an account that adds
   an address must confirm it before its next sign-in.
+- *links in an email*: built from settings.SITE_URL, never from the request's Host header (which a client
+  writes: a forged one would mail a reset link to someone else's server).
+- *a sign-up with an address the site knows*: answered as one with a new address (allauth's enumeration-safe
+  flow, ACCOUNT_PREVENT_ENUMERATION); the owner of the address gets "an account already exists".
 """
 
 from __future__ import annotations
 
+from urllib.parse import quote, urlsplit
+
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.auth_backends import AuthenticationBackend as AllauthBackend
 
 # allauth's internals first: importing its stages before them is a circular import (the worker, which loads no
 # allauth view, hit it).
@@ -19,7 +26,7 @@ from allauth.account.internal import flows  # noqa: F401, I001
 from allauth.account.models import EmailAddress
 from allauth.account.stages import EmailVerificationStage
 from allauth.core import context as allauth_context
-from django.contrib.sites.shortcuts import get_current_site
+from django.conf import settings
 from django.urls import reverse
 
 from adlg_site import words
@@ -32,17 +39,66 @@ class VerifyAddressesStage(EmailVerificationStage):
     """allauth's stage, but for an account without any address (the board made it in the admin)."""
 
     def handle(self):
-        if not EmailAddress.objects.filter(user=self.login.user).exists():
+        # No user: a sign-up with an address that already has an account, which allauth's own stage answers as a
+        # new one (its "account already exists" email, the same "check your email" page).
+        if self.login.user is not None and not EmailAddress.objects.filter(user=self.login.user).exists():
             return None, True
         return super().handle()
+
+
+class AuthenticationBackend(AllauthBackend):
+    """allauth's backend (a username or an email address), checking each account's password at most once per
+    sign-in. allauth's sign-in passes an address as both `username` and `email`, and its backend tries the address
+    under each: a wrong password for a known address cost two hashings, for an unknown one a single decoy, and the
+    time told which addresses have an account."""
+
+    def authenticate(self, request, **credentials):
+        self._checked = set()
+        return super().authenticate(request, **credentials)
+
+    def _check_password(self, user, password):
+        if user is not None:
+            if user.pk in self._checked:
+                return None
+            self._checked.add(user.pk)
+        return super()._check_password(user, password)
+
+
+class SiteOfTheLinks:
+    """What allauth's email templates call the current site (its name, its domain), read from SITE_URL."""
+
+    def __init__(self):
+        self.domain = self.name = urlsplit(settings.SITE_URL).netloc
+
+
+def site_link(path: str) -> str:
+    """An absolute address on the site for an email: SITE_URL and the path, whatever Host the request named."""
+    return settings.SITE_URL.rstrip("/") + path
 
 
 class AccountAdapter(DefaultAccountAdapter):
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
         request = allauth_context.request
-        rendered = {"request": request, "email": email, "current_site": get_current_site(request)}
+        rendered = {"request": request, "email": email}
         rendered.update(context)
+        rendered["current_site"] = SiteOfTheLinks()
+        # The "unknown account" email's link is built by allauth from the request, past the methods below.
+        if "signup_url" in rendered:
+            rendered["signup_url"] = site_link(reverse("account_signup"))
         email_later(self.render_mail(template_prefix, email, rendered))
+
+    def get_reset_password_from_key_url(self, key: str) -> str:
+        path = reverse("account_reset_password_from_key", kwargs={"uidb36": "UID", "key": "KEY"})
+        return site_link(path.replace("UID-KEY", quote(key)))
+
+    def get_email_confirmation_url(self, request, emailconfirmation) -> str:
+        return site_link(reverse("account_confirm_email", args=[emailconfirmation.key]))
+
+    def send_account_already_exists_mail(self, email: str) -> None:
+        self.send_mail("account/email/account_already_exists", email, {
+            "signup_url": site_link(reverse("account_signup")),
+            "password_reset_url": site_link(reverse("account_reset_password")),
+        })
 
     def get_email_verification_redirect_url(self, email_address) -> str:
         """A confirmed address lands on the account page, where finding one's record is the next step."""

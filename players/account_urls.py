@@ -18,5 +18,6 @@ urlpatterns = [
     path("claim/code/", account_views.claim_code_view, name="account_claim_code"),
     path("claim/token/<str:token>/", account_views.claim_token_view, name="account_claim_token"),
     path("close/", account_views.account_close_view, name="account_close"),
+    path("password/change/", account_views.PasswordChangeView.as_view(), name="account_change_password"),
     path("", include("allauth.account.urls")),
 ]

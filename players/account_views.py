@@ -23,8 +23,10 @@ from allauth.account.models import EmailAddress
 from django import forms
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import logout
 from django.contrib.auth import views as auth_views
+from django.core.validators import MaxLengthValidator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
@@ -34,7 +36,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from adlg_site.inputs import whole_number
-from adlg_site.limits import rate_limited
+from adlg_site.limits import failure_count, failures_wait, rate_limited, too_many_requests
 from adlg_site.words import refusal_sentence
 from players import permissions
 from players.accounts import AccountError, account_close, account_settings, account_settings_save, close_problem
@@ -55,6 +57,9 @@ from ratings.player_data import player_data
 from ratings.selectors import country_name
 from tournaments.live.selectors import referees_a_live_run
 
+# The longest name an account signs in with: an email address (254 characters; a username is at most 150). A longer
+# one is refused by the form, before django-axes counts (and stores) it: its column holds 255.
+LOGIN_MAX_LENGTH = 254
 LOCKED_OUT = gettext_lazy("Too many failed sign-in attempts. Wait 15 minutes, then try again.")
 CLAIM_RESULTS = 30
 
@@ -67,7 +72,7 @@ def attempted_username(request, credentials: dict) -> str:
     login = credentials.get("email") or credentials.get("username") or ""
     if not login and request is not None and request.method == "POST":
         login = request.POST.get("login") or request.POST.get("username") or ""
-    login = str(login).strip().casefold()
+    login = str(login).strip().casefold()[:LOGIN_MAX_LENGTH]  # what django-axes stores; the forms refuse longer
     if "@" in login:
         owner = (EmailAddress.objects.filter(email__iexact=login).values_list("user__username", flat=True).first())
         if owner:
@@ -81,10 +86,26 @@ class SignInForm(LoginForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["login"].label = _("Email address or username")
+        _at_most_a_login_long(self.fields["login"])
         self.fields["login"].widget.attrs.pop("placeholder", None)
         self.fields["password"].widget.attrs.pop("placeholder", None)
         if "remember" in self.fields:
             self.fields["remember"].label = _("Stay signed in on this device")
+
+
+class AdminSignInForm(AdminAuthenticationForm):
+    """The admin's sign-in, refusing a name no account has, longer than any, as the site's does."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _at_most_a_login_long(self.fields["username"])
+
+
+def _at_most_a_login_long(field) -> None:
+    # Setting a form field's max_length after it is built adds no validator: the validator is added here.
+    field.max_length = LOGIN_MAX_LENGTH
+    field.widget.attrs["maxlength"] = LOGIN_MAX_LENGTH
+    field.validators.append(MaxLengthValidator(LOGIN_MAX_LENGTH))
 
 
 def locked_out(request, original_response=None, credentials=None):
@@ -308,6 +329,26 @@ def claim_token_view(request, token: str):
                                                          "unproved": permissions.link_unproved(request.user)})
 
 
+# --- the current password -------------------------------------------------------------------------------------------
+
+# The limit (settings.RATE_LIMITS) on wrong current passwords, per account, on the two forms that ask for one.
+WRONG_PASSWORD_LIMIT = "current_password"  # noqa: S105 - a limit group's name, no password
+
+
+class PasswordChangeView(allauth_views.PasswordChangeView):
+    """allauth's page, with wrong current passwords counted: over the limit, the site's 429 page."""
+
+    def post(self, request, *args, **kwargs):
+        if wait := failures_wait(request, WRONG_PASSWORD_LIMIT):
+            return too_many_requests(request, wait)
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        if "oldpassword" in form.errors:
+            failure_count(self.request, WRONG_PASSWORD_LIMIT)
+        return super().form_invalid(form)
+
+
 # --- closing the account -----------------------------------------------------------------------------------------
 
 
@@ -331,8 +372,12 @@ class CloseForm(forms.Form):
 @require_http_methods(["GET", "POST"])
 def account_close_view(request):
     user = request.user
+    if request.method == "POST" and (wait := failures_wait(request, WRONG_PASSWORD_LIMIT)):
+        return too_many_requests(request, wait)
     problem = refusal_sentence(close_problem(user))
     form = CloseForm(request.POST or None, user=user)
+    if request.method == "POST" and "password" in form.errors:
+        failure_count(request, WRONG_PASSWORD_LIMIT)
     if request.method == "POST" and problem is None and form.is_valid():
         try:
             player_id = account_close(user=user)

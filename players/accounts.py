@@ -6,7 +6,8 @@ account settings
     ``AccountSettings``: whether the account hears that a tournament of its player was rated (on unless turned
     off), and the language of its emails (the page's language when it signed up, then what it chooses).
 closing an account
-    The owner deletes their account: the user row, its addresses and its sessions go; the federation record it
+    The owner deletes their account: the user row, its addresses, its sessions and django-axes' records of its
+    sign-ins (addresses and browsers) go; the federation record it
     was linked to stays (a fact of the federation), unlinked; its requests stay in the history, without the
     account. Audited. The board's and referees' accounts are the board's to close, in the admin: a referee named
     on tournaments is a fact of those tournaments.
@@ -14,8 +15,11 @@ closing an account
 
 from __future__ import annotations
 
+from allauth.account.models import EmailAddress
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 
 from players.audit import audit_record
 from players.models import AccountSettings, Player, PlayerClaim
@@ -79,5 +83,21 @@ def account_close(*, user) -> int | None:
                      summary=(f"Account {account} closed by its owner" +
                               (f"; player {player_id} unlinked, the record kept" if player_id else "")),
                      changes={"player": player_id} if player_id else {})
+        _sign_in_records_delete(user)
         user.delete()
     return player_id
+
+
+def _sign_in_records_delete(user) -> None:
+    """django-axes' rows of the account (its sign-ins and failures, with the client's address and browser): kept
+    by name, they would outlive the account. Its name as axes counted it: the username, or an address."""
+    names = {user.get_username().casefold(), *(address.casefold() for address in
+                                                EmailAddress.objects.filter(user=user).values_list("email", flat=True))}
+    if user.email:
+        names.add(user.email.casefold())
+    names.discard("")
+    named = Q()
+    for name in names:
+        named |= Q(username__iexact=name)
+    for model in (AccessAttempt, AccessLog, AccessFailureLog):
+        model.objects.filter(named).delete()

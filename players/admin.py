@@ -5,6 +5,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from players import admin_actions
+from players.account_views import AdminSignInForm
 from players.admin_forms import ClubForm, PlayerForm
 from players.admin_mixins import AuditedAdmin, InternalAdmin, PlayerSearchAdmin, ReadOnlyAdmin
 from players.audit import audit_described
@@ -129,6 +130,10 @@ class AuditEntryAdmin(ReadOnlyAdmin):
     @admin.display(description=_("object"))
     def object_name(self, entry):
         return entry.object_name
+
+
+# The admin's sign-in refuses a name longer than any account's, as the site's does (players.account_views).
+admin.site.login_form = AdminSignInForm
 
 
 # django-axes registers its lockout tables for every staff account; they are the sign-in throttle's machinery

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import django_filters
 
-from adlg_site.api_base import IntegerFilter
+from adlg_site.api_base import IntegerFilter, TextFilter
 from players.selectors import player_search_q
 from ratings.models import PlayerRating, RatingSystem
 
@@ -19,15 +19,15 @@ class PlayerRatingFilter(django_filters.FilterSet):
     system = django_filters.ModelChoiceFilter(
         queryset=RatingSystem.objects.all(), field_name="system", to_field_name="code",
         help_text="Rating system code (adlg, battle-empire…); the first system when absent.")
-    country = django_filters.CharFilter(method="filter_country", max_length=2,
-                                        help_text="ISO 3166 code of the player's country, e.g. FR.")
+    country = TextFilter(method="filter_country", max_length=2,
+                         help_text="ISO 3166 code of the player's country, e.g. FR.")
     club = IntegerFilter(field_name="player__club_id", min_value=0, max_value=2**31 - 1, help_text="Club ID.")
-    rank = django_filters.CharFilter(field_name="rank_code", max_length=40,
-                                     help_text="Rank code, e.g. knight (see /api/rulesets/).")
+    rank = TextFilter(field_name="rank_code", max_length=40,
+                      help_text="Rank code, e.g. knight (see /api/rulesets/).")
     active_since = django_filters.DateFilter(field_name="last_played", lookup_expr="gte",
                                              help_text="Only players with a rated game on or after this date.")
-    search = django_filters.CharFilter(method=_search, max_length=80,
-                                       help_text="Words of the first or last name, or the exact ID.")
+    search = TextFilter(method=_search, max_length=80,
+                        help_text="Words of the first or last name, or the exact ID.")
     ordering = django_filters.OrderingFilter(
         fields=(("rating", "rating"), ("player__last_name", "name"), ("games", "games"),
                 ("last_played", "last_played")),

@@ -1,7 +1,8 @@
 """Everything the site holds on one account and the player it is linked to, for the player to download (their
 account page, "Your data"): the account, its addresses and settings, its requests to be linked, the player's
-record, ratings and rating history, games, tournaments, standings, championship results, and their own
-sanctions.
+record, ratings and rating history, games, tournaments, standings, championship results, their own sanctions, and
+their entries in tournaments with the army lists they sent (each version: its file's name, hash and address, or
+its link; its status and the checker's comment; never the file itself nor who checked it).
 
 Of other people it holds only what the public pages show: an opponent's ID and name when that opponent is on the
 public lists, a tournament's name, dates and place. Never another player's sanction, never who recorded a
@@ -14,7 +15,9 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from allauth.account.models import EmailAddress
-from django.db.models import Q
+from django.conf import settings as site_settings
+from django.db.models import Prefetch, Q
+from django.urls import reverse
 from django.utils import timezone
 
 from championship.models import ChampionshipResult, ChampionshipTotal
@@ -22,7 +25,7 @@ from players.models import AccountSettings, OpeningBalance, Player, PlayerClaim
 from players.permissions import own_sanctions, player_of
 from players.selectors import is_public
 from ratings.models import PlayerRating, RatingEvent
-from tournaments.models import Game, Registration, Standing
+from tournaments.models import ArmyList, Entry, Game, Registration, Standing
 
 FORMAT = "adlg-player-data/1"
 
@@ -109,6 +112,7 @@ def _player(player: Player, user) -> dict:
         ],
         "rating_history": _history(player),
         "tournaments": _tournaments(player),
+        "entries": _entries(player),
         "games": [_game(game, player) for game in games],
         "championship": _championship(player),
         "sanctions": _sanctions(user),
@@ -153,6 +157,30 @@ def _tournaments(player: Player) -> list[dict]:
                               "performance": standing.performance}) if standing else None,
         })
     return rows
+
+
+def _entries(player: Player) -> list[dict]:
+    lists = ArmyList.objects.defer("content").order_by("submitted_at", "id")
+    entries = (Entry.objects.filter(player=player).select_related("tournament")
+               .prefetch_related(Prefetch("army_lists", queryset=lists))
+               .order_by("tournament__start_date", "tournament_id"))
+    return [{
+        "tournament": _tournament(entry.tournament),
+        **_row({"pool": entry.pool, "status": entry.status, "refusal_reason": entry.reason,
+                "listed_without_name": entry.listed_without_name, "as_spare": entry.as_spare,
+                "list_late": entry.list_late, "late_penalty_lifted_because": entry.penalty_lifted_reason,
+                "entered_at": entry.entered_at, "changed_at": entry.changed_at}),
+        # Oldest first: a list returned by the checker, then the one sent again, is the list's history.
+        "army_lists": [_army_list(row) for row in entry.army_lists.all()],
+    } for entry in entries]
+
+
+def _army_list(row: ArmyList) -> dict:
+    file = site_settings.SITE_URL.rstrip("/") + reverse("army_list_file", args=[row.pk]) if row.file_name else None
+    return _row({"army": row.army_name, "army_number": row.army_number, "kind": row.kind,
+                 "file_name": row.file_name or None, "sha256": row.sha256 or None, "size": row.size or None,
+                 "file": file, "link": row.url or None, "sent_at": row.submitted_at, "late": row.late,
+                 "status": row.status, "checker_comment": row.comment, "checked_at": row.checked_at})
 
 
 def _game(game: Game, player: Player) -> dict:

@@ -9,7 +9,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, serializers
 from rest_framework.response import Response
 
-from adlg_site.api_base import ERRORS, IntegerFilter, PublicReadMixin, StandardPagination
+from adlg_site.api_base import ERRORS, IntegerFilter, PublicReadMixin, StandardPagination, TextFilter
 from adlg_site.words import languages
 from ratings.models import RatingSystem
 from tournaments.models import Tournament
@@ -20,7 +20,7 @@ class TournamentFilter(django_filters.FilterSet):
     year = IntegerFilter(
         field_name="end_date", lookup_expr="year", min_value=1900, max_value=2999, help_text="Year of the end date."
     )
-    country = django_filters.CharFilter(
+    country = TextFilter(
         method="filter_country", max_length=2, help_text="ISO 3166 code of the host country, e.g. FR."
     )
     system = django_filters.ModelChoiceFilter(
@@ -30,7 +30,7 @@ class TournamentFilter(django_filters.FilterSet):
         help_text="Rating system code.",
     )
     status = django_filters.ChoiceFilter(choices=Tournament.STATUS_CHOICES)
-    search = django_filters.CharFilter(
+    search = TextFilter(
         method="filter_search", max_length=80, help_text="Words of the name or city."
     )
     ordering = django_filters.OrderingFilter(

@@ -73,9 +73,10 @@ MIDDLEWARE = [
 # Every sign-in (the site's, django-allauth's, and the admin's) goes through authenticate(), where django-axes
 # counts failures before any password is checked. allauth's backend is Django's ModelBackend that also takes an
 # email address: players sign in with their email, the board and referees with their usernames (either works).
+# The site's subclass checks a password once per sign-in, whether the account was named by address or username.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
+    "players.account_adapter.AuthenticationBackend",
 ]
 # 5 failed sign-ins of one account from one client address lock that pair out for 15 minutes, even with the
 # right password; a success clears the count. Per account *and* address: someone guessing a board member's
@@ -136,6 +137,9 @@ RATE_LIMITS = {
     # minute it had: each answer is built afresh (no ETag, no shared rendering), so the hall's phones read the
     # page's fragment, and a script following the day stays far below it.
     "live_api": "600/m",
+    # Wrong current passwords on the signed-in account's forms (changing the password, closing the account), per
+    # account, both forms together: a stolen session cannot guess the password there. Only failures count.
+    "current_password": "5/15m",
 }
 RATELIMIT_FAIL_OPEN = True
 
@@ -228,8 +232,10 @@ ACCOUNT_FORMS = {"login": "players.account_views.SignInForm"}
 # allauth's limits live in the cache and refuse everything when Redis is down (after waiting a second for a
 # lock). Sign-in is django-axes' to throttle, in the database: allauth's sign-in limits are off, so sign-in works
 # without Redis as before. Its limits on what sends email (sign-ups, reset and confirmation emails, address
-# changes) stay: without Redis the worker's queue is down too, and no email could leave anyway.
-ACCOUNT_RATE_LIMITS = {"login_failed": None, "login": None}
+# changes) stay: without Redis the worker's queue is down too, and no email could leave anyway. A password change is
+# counted by the site instead, wrong current passwords only, per account (RATE_LIMITS["current_password"]):
+# allauth's limit counted every change, right ones too, 5 a minute.
+ACCOUNT_RATE_LIMITS = {"login_failed": None, "login": None, "change_password": None}
 
 # Email (EMAIL_URL, adlg_site.env.parse_email_url): the console locally, the federation's SMTP server in
 # production (where it is required). Sent by the worker only (players.tasks.send_email).

@@ -20,10 +20,11 @@ from datetime import timedelta
 import pytest
 
 from tests.browser.checks import axe_problems, fits
+from tournaments.demo import list_pdf
 
 SCREENSHOT_PREFIX = "before"  # see tests/browser/conftest.py
 PHONE, DESK = {"width": 390, "height": 844}, {"width": 1366, "height": 900}
-PDF = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
+PDF = list_pdf("Later Carthaginian")  # a one-page PDF a reader opens, as a list builder prints
 EMAIL, PASSWORD = "joueur.listes@example.org", "a-long-player-pass-42"
 
 

@@ -13,6 +13,7 @@ from tests.governance.factories import make_club, make_player, make_tournament
 from tournaments.before.announcement import announcement_save
 from tournaments.before.army_lists import army_list_submit
 from tournaments.before.entries import entry_register
+from tournaments.demo import list_pdf
 
 
 def announce(tournament, user, **overrides):
@@ -55,7 +56,7 @@ def after_deadline(deadline, days=1):
     return timezone.make_aware(datetime.combine(deadline + timedelta(days=days), datetime.min.time()))
 
 
-PDF = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
+PDF = list_pdf("Later Carthaginian")  # a one-page PDF a reader opens, as a list builder prints
 
 
 @pytest.fixture

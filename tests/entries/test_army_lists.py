@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 from datetime import timedelta
 
 import pytest
@@ -61,6 +62,69 @@ def test_a_pdf_is_accepted_when_it_is_one(entry, player_user):
 ])
 def test_a_file_that_is_not_what_it_says_is_refused_and_nothing_is_stored(entry, player_user, name, data, code):
     assert refusal(lambda: send(player_user, entry, file_name=name, data=data)) == code
+    assert not ArmyList.objects.exists()
+
+
+def _pdf_with(extra_object: bytes, *, catalog_extra: bytes = b"") -> bytes:
+    """A valid PDF (cross-reference table and all) whose catalog points at one more object."""
+    objects = [b"<< /Type /Catalog /Pages 2 0 R /OpenAction 3 0 R " + catalog_extra + b">>",
+               b"<< /Type /Pages /Kids [] /Count 0 >>", extra_object]
+    out = bytearray(b"%PDF-1.7\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def _object_stream_pdf(hidden: bytes) -> bytes:
+    """A PDF 1.5 whose action lives, deflated, in an object stream: its bytes never show the name."""
+    header = b"3 0 "
+    stream = zlib.compress(header + hidden)
+    objects = [b"<< /Type /Catalog /Pages 2 0 R /OpenAction 3 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>",
+               b"<< /Type /ObjStm /N 1 /First %d /Filter /FlateDecode /Length %d >>\nstream\n"
+               % (len(header), len(stream)) + stream + b"\nendstream"]
+    out = bytearray(b"%PDF-1.7\n")
+    offsets = []
+    for number, body in zip((1, 2, 4), objects, strict=True):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    # A cross-reference stream (type 2 rows: object 3 is the first object of the object stream 4).
+    xref_stream_at = len(out)
+    rows = [(0, 0, 255), (1, offsets[0], 0), (1, offsets[1], 0), (2, 4, 0), (1, offsets[2], 0)]
+    table = b"".join(bytes([kind]) + place.to_bytes(4, "big") + bytes([index]) for kind, place, index in rows)
+    out += (b"5 0 obj\n<< /Type /XRef /Size 6 /W [1 4 1] /Index [0 5] /Root 1 0 R /Length %d >>\nstream\n"
+            % len(table) + table + b"\nendstream\nendobj\n")
+    out += b"startxref\n%d\n%%%%EOF\n" % xref_stream_at
+    return bytes(out)
+
+
+@pytest.mark.parametrize("data", [
+    _pdf_with(b"<< /S /J#61vaScript /J#53 (app.alert(1)) >>"),
+    _pdf_with(b"<< /S /L#61unch /F (calc.exe) >>"),
+    _pdf_with(b"<< /S /GoTo /D [2 0 R] >>", catalog_extra=b"/Names << /Embedded#46iles << /Names [] >> >> "),
+    _object_stream_pdf(b"<< /S /JavaScript /JS (app.alert(1)) >>"),
+], ids=["escaped JavaScript", "escaped Launch", "escaped EmbeddedFiles", "JavaScript in an object stream"])
+def test_a_pdf_declaring_active_content_under_escaped_or_compressed_names_is_refused(entry, player_user, data):
+    assert refusal(lambda: send(player_user, entry, file_name="list.pdf", data=data)) == "pdf_active"
+    assert not ArmyList.objects.exists()
+
+
+def test_a_pdf_with_a_harmless_action_is_accepted(entry, player_user):
+    data = _pdf_with(b"<< /S /GoTo /D [2 0 R] >>")
+    assert send(player_user, entry, file_name="list.pdf", data=data).kind == "pdf"
+
+
+@pytest.mark.parametrize("data", [
+    b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n",
+    b"%PDF-1.7\n" + b"\x00\xff" * 200,
+], ids=["no cross-reference", "no objects at all"])
+def test_a_pdf_that_cannot_be_parsed_is_refused(entry, player_user, data):
+    assert refusal(lambda: send(player_user, entry, file_name="list.pdf", data=data)) == "pdf_unreadable"
     assert not ArmyList.objects.exists()
 
 

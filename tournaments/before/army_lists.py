@@ -8,8 +8,9 @@ list
     itself: the official list workbook (.xlsx) or a PDF, or a link to a list builder (https only). A file is
     checked before anything is stored: at most LIST_MAX_BYTES; a workbook passes the result sheet's guard
     (rules.sheet.guard: the zip's structure and sizes, no macros, no XML entities, bounded cells); a PDF starts
-    with ``%PDF-`` and declares no active content (JavaScript, launch actions, embedded files) in its uncompressed
-    dictionaries, a best effort.
+    with ``%PDF-``, is read by a PDF parser (pypdf; one it cannot read is refused), and declares no active
+    content (JavaScript, launch actions, embedded files, rich media) in any of its objects, compressed ones
+    included, its names read as a PDF reader reads them (``/J#61vaScript`` is ``/JavaScript``).
 the entry's list
     Its latest list; the earlier ones are its history (a list returned, then sent again).
 checked
@@ -32,6 +33,7 @@ identical
 from __future__ import annotations
 
 import hashlib
+import io
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -41,6 +43,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import transaction
 from django.utils import timezone
+from pypdf import PdfReader
+from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, NameObject
 
 from players.audit import audit_record
 from players.permissions import can_check_lists, is_entry_player
@@ -55,6 +59,7 @@ LIST_MAX_BYTES = 2 * 1024 * 1024
 MAX_LISTS_PER_ENTRY = 20  # what one entry may store in all, its history included
 URL_LIMIT = 500
 _ACTIVE_PDF = re.compile(rb"/(?:JavaScript|JS|Launch|EmbeddedFiles?|RichMedia)(?![A-Za-z])")
+_ACTIVE_PDF_NAMES = frozenset({"/JavaScript", "/JS", "/Launch", "/EmbeddedFile", "/EmbeddedFiles", "/RichMedia"})
 _https = URLValidator(schemes=["https"])
 
 
@@ -73,13 +78,48 @@ def list_file_refusal(*, name: str, data: bytes) -> EntryRefused | None:
     if suffix == ".pdf":
         if not data.startswith(b"%PDF-"):
             return EntryRefused("not_pdf", "file")
+        # The bytes first (quick, and they see what no object reaches), then the objects as a reader decodes them.
         if _ACTIVE_PDF.search(data):
             return EntryRefused("pdf_active", "file")
-        return None
+        try:
+            active = _pdf_declares_active_content(data)
+        except Exception:  # noqa: BLE001 - whatever a parser trips on, a PDF it cannot read is not accepted
+            return EntryRefused("pdf_unreadable", "file")
+        return EntryRefused("pdf_active", "file") if active else None
     issue = guard(data, max_bytes=LIST_MAX_BYTES)
     if issue is not None:
         return EntryRefused(f"xlsx_{issue.code}", "file", code=issue.code.replace("_", " "))
     return None
+
+
+def _pdf_declares_active_content(data: bytes) -> bool:
+    """Whether any object of the PDF (reachable from its trailer, or listed in its cross-reference tables and
+    object streams) has an active-content name as a key or a value. Raises what pypdf raises on a PDF it cannot
+    read."""
+    reader = PdfReader(io.BytesIO(data), strict=False)
+    if reader.is_encrypted:
+        reader.decrypt("")  # a PDF readable without a password opens so; any other raises below
+    pending: list = [reader.trailer]
+    pending += [IndirectObject(number, generation, reader)
+                for generation, numbers in reader.xref.items() for number in numbers]
+    pending += [IndirectObject(number, 0, reader) for number in reader.xref_objStm]
+    seen: set[tuple[int, int]] = set()
+    while pending:
+        item = pending.pop()
+        if isinstance(item, IndirectObject):
+            if (item.idnum, item.generation) in seen:
+                continue
+            seen.add((item.idnum, item.generation))
+            item = item.get_object()
+        if isinstance(item, DictionaryObject):  # a stream's dictionary too
+            if _ACTIVE_PDF_NAMES.intersection(item.keys()):
+                return True
+            pending.extend(item.values())
+        elif isinstance(item, ArrayObject):
+            pending.extend(item)
+        elif isinstance(item, NameObject) and item in _ACTIVE_PDF_NAMES:
+            return True
+    return False
 
 
 def list_url_refusal(url: str) -> EntryRefused | None:

@@ -79,6 +79,7 @@ class EntryRefused(Refused):
         "not_pdf": gettext_noop("This file is not a PDF: save the list as PDF again, or send the workbook."),
         "pdf_active": gettext_noop("This PDF carries scripts, actions or attached files: print the list to a plain "
                                    "PDF and send that."),
+        "pdf_unreadable": gettext_noop("This PDF cannot be read: print the list to a plain PDF and send that."),
         "xlsx": gettext_noop("This workbook cannot be accepted (%(code)s): save it again as .xlsx from your "
                              "spreadsheet, without macros, or send a PDF."),
         "url_too_long": gettext_noop("At most %(limit)s characters."),
