@@ -15,7 +15,8 @@ The fixtures, for any test module in this folder:
 - `shot(page_or_locator, name, **options)` (function): a screenshot (of the whole page, for a page),
   test-artifacts/screenshots/<SCREENSHOT_PREFIX>-<name>.png, SCREENSHOT_PREFIX being a constant of the test's module.
   Screenshots are for a person to look at: SCREENSHOTS=0 (CI, which keeps no files) takes none.
-- `live_server`: pytest-django's, as usual (it makes the test transactional: the database is flushed after it).
+- `live_server`: pytest-django's, as usual (it makes the test transactional: the database is flushed after it);
+  SITE_URL is its address in a test that uses it, so the links of the emails the test reads lead to it.
 
 Django and Playwright's event loop. Playwright's sync API runs an asyncio loop in the test's thread and marks it
 as running between its calls, and Django refuses ORM calls in a thread with a running loop (SynchronousOnlyOperation).
@@ -102,6 +103,13 @@ def _playwright_in_this_test(_playwright, monkeypatch):
     _playwright.resume()
     yield
     _playwright.pause()
+
+
+@pytest.fixture(autouse=True)
+def _emails_link_to_the_live_server(request, settings):
+    """Every link in an email is on SITE_URL: a test that follows one in Chromium needs it to be the live server."""
+    if "live_server" in request.fixturenames:
+        settings.SITE_URL = request.getfixturevalue("live_server").url
 
 
 @pytest.fixture

@@ -119,6 +119,9 @@ def test_a_player_signs_up_claims_their_record_and_downloads_their_data(live_ser
     expect(board_page).to_have_url(re.compile(r"/board/claims/$"))
     expect(board_page.locator("main")).to_contain_text(email)
     look(board_page, "9-board-queue")
+    # On the word alone: the board says how it checked (required to confirm).
+    board_page.select_option("main select[name$=checked_how]", "club")
+    board_page.fill("main textarea[name$=note]", "Appel au club" if language == "fr" else "Phoned the club")
     board_page.click("main button[name=decision][value=confirm]")
     expect(board_page.locator(".messages")).to_be_visible()
     look(board_page, "10-board-confirmed")
