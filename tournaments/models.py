@@ -138,6 +138,9 @@ class Announcement(models.Model):
     lists_published = models.BooleanField(_("lists published before the start"), default=False)
     first_round = models.CharField(_("pairing of the first game"), max_length=12, choices=FIRST_ROUND_CHOICES)
     first_round_note = models.CharField(_("pairing of the first game: details"), max_length=300, blank=True)
+    # The day in the players' calendars (tournaments.before.calendar_feed): a timed event when the start is known.
+    start_time = models.TimeField(_("start time"), null=True, blank=True)
+    schedule = models.TextField(_("the day's schedule"), max_length=2000, blank=True)  # rules.schedule
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -235,6 +238,23 @@ class ArmyList(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry_id} {self.army_name} ({self.status})"
+
+
+class CalendarLink(models.Model):
+    """An account's personal calendar feed (tournaments.before.calendar_feed): its entries at a secret address a
+    calendar app polls without signing in. Only the secret's SHA-256 digest is kept: the address is shown once; a
+    new one replaces it, and deleting the row stops it."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_link")
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(_("made on"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("calendar link")
+        verbose_name_plural = _("calendar links")
+
+    def __str__(self) -> str:
+        return f"calendar link of account {self.user_id}"
 
 
 class Game(models.Model):

@@ -100,6 +100,8 @@ MESSAGES: dict[str, str] = {
     "not_your_table": gettext_noop("You do not play at this table."),
     "result_already_in": gettext_noop("This table's result is already in; ask the referee to change it."),
     "hat_invalid": gettext_noop("A hat is 1 or 2."),
+    "paste_empty": gettext_noop("Paste the players' IDs or names, one a line, then check them."),
+    "pool_not_the_tournaments": gettext_noop("Pool “{pool}” is not one of the tournament's: {pools}."),
     "not_started": gettext_noop("The tournament has not started: pair round 1 first."),
     "method_round_one_only": gettext_noop("The round-1 method is chosen for round 1 only."),
     # rounds: changes, undo (PAIRING.md §5)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date, time, timedelta
 
 import pytest
 
 from players.models import AuditEntry
 from rules.pairing import ROUND_ONE_METHODS
+from rules.schedule import day_end, schedule_read
 from rules.words import Forbidden
 from tests.entries.conftest import announce
 from tests.governance.factories import make_player, make_tournament
@@ -249,3 +250,74 @@ def test_a_referee_whose_account_is_an_email_is_never_shown_by_it(db):
     assert person_name(user) == ""
     user.first_name, user.last_name = "Anne", "Arbitre"
     assert person_name(user) == "Anne Arbitre"
+
+
+# --- the start time and the day's schedule -----------------------------------------------------------------------
+
+
+def test_a_schedule_gives_each_line_a_time_in_the_order_of_the_day():
+    schedule = "9:30 Round 1\n12h30 Lunch\n\n13h Round 2\n19:00 — Prize-giving"
+    assert failures(start_time=time(9), schedule=schedule) == []
+    lines, problems = schedule_read(schedule)
+    assert [str(line) for line in lines] == ["09:30 Round 1", "12:30 Lunch", "13:00 Round 2", "19:00 Prize-giving"]
+    assert day_end(start=time(9), text=schedule) == time(19)
+
+
+@pytest.mark.parametrize(("start", "schedule", "codes"), [
+    (time(9), "Round 1 at 9:30", ["schedule_line"]),
+    (time(9), "25:00 Round 1", ["schedule_line"]),
+    (time(9), "9:30", ["schedule_line"]),
+    (time(9), "9:30 Round 1\n9:00 Lunch", ["schedule_order"]),
+    (time(9), "8:30 Welcome", ["schedule_before_start"]),
+    (None, "9:30 Round 1", ["schedule_without_start"]),
+    (time(9), "\n".join(f"{9 + n // 6}:{n % 6}0 x" for n in range(31)), ["schedule_too_long"]),
+])
+def test_a_schedule_that_says_no_time_or_goes_back_in_time_is_refused(start, schedule, codes):
+    assert failures(start_time=start, schedule=schedule) == codes
+
+
+def test_a_start_time_alone_is_enough_and_the_day_then_has_no_known_end():
+    assert failures(start_time=time(9), schedule="") == []
+    assert day_end(start=time(9), text="") is None
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_every_schedule_failure_is_worded_in_both_languages(language):
+    params = {"limit": 30, "line": 2, "text": "x", "time": "09:00", "before": "09:30", "start": "09:30"}
+    for code in ("schedule_too_long", "schedule_line", "schedule_order", "schedule_without_start",
+                 "schedule_before_start"):
+        assert condition_message(code, params, language)
+
+
+def test_the_referee_gives_the_start_time_and_schedule_on_their_page(client, tournament, referee, checker):
+    client.force_login(referee)
+    url = f"/board/tournaments/{tournament.pk}/announcement/"
+    assert 'name="start_time"' in client.get(url).content.decode()
+    response = client.post(url, _post_data(tournament, start_time="09:00",
+                                           schedule="9:30 Round 1\r\n12:30 Lunch\r\n19:00 Prize-giving"))
+    assert response.status_code == 302
+    announcement = Announcement.objects.get()
+    assert announcement.start_time == time(9)
+    assert announcement.schedule == "9:30 Round 1\n12:30 Lunch\n19:00 Prize-giving"
+    assert "09:00" in client.get(url).content.decode()  # shown again to be changed
+
+
+def test_a_schedule_out_of_order_is_refused_beside_its_field(client, tournament, referee, checker):
+    client.force_login(referee)
+    response = client.post(f"/board/tournaments/{tournament.pk}/announcement/",
+                           _post_data(tournament, start_time="09:00", schedule="13:00 Round 2\n9:30 Round 1"))
+    assert response.status_code == 400
+    assert "give the lines in the order of the day" in response.content.decode()
+    assert not Announcement.objects.exists()
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", ["from 9 a.m.", "The day's schedule", "09:30 Round 1", "12:30 Lunch"]),
+    ("fr", ["à partir de 09:00", "Programme de la journée", "09:30 Round 1", "12:30 Lunch"]),
+])
+def test_the_tournaments_page_gives_the_start_time_and_the_schedule(client, tournament, referee, language, words):
+    announce(tournament, referee, start_time=time(9), schedule="09:30 Round 1\n12:30 Lunch")
+    client.cookies["django_language"] = language
+    page = client.get(f"/tournaments/{tournament.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    missing = [word for word in words if word not in page]
+    assert not missing, missing

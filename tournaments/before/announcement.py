@@ -21,7 +21,7 @@ class AnnouncementRefused(CharterRefused):
 
 
 ANNOUNCEMENT_FIELDS = ("venue", "game_minutes", "duration_note", "list_deadline", "list_checker",
-                       "lists_published", "first_round", "first_round_note")
+                       "lists_published", "first_round", "first_round_note", "start_time", "schedule")
 
 
 def checker_playing(*, tournament: Tournament, checker) -> str | None:
@@ -37,7 +37,8 @@ def announcement_save(*, user, tournament: Tournament, data: dict, today: date |
     """Create or change the announcement of `tournament` (its referees and the board), until its first day.
 
     `data` holds venue, game_minutes, duration_note, list_deadline, list_checker (a user or None),
-    lists_published, first_round, first_round_note and pools: one {name, theme, allowed_armies} per pool.
+    lists_published, first_round, first_round_note, start_time (a time or None), schedule (rules.schedule) and
+    pools: one {name, theme, allowed_armies} per pool.
     Raises Forbidden, or AnnouncementRefused with every failure.
     """
     if not can_manage_tournament(user, tournament):
@@ -56,6 +57,8 @@ def announcement_save(*, user, tournament: Tournament, data: dict, today: date |
         "lists_published": bool(data.get("lists_published")),
         "first_round": data.get("first_round") or "",
         "first_round_note": (data.get("first_round_note") or "").strip(),
+        "start_time": data.get("start_time"),
+        "schedule": "\n".join(line.strip() for line in (data.get("schedule") or "").strip().splitlines()),
     }
     failures = announcement_failures(
         start=tournament.start_date, army_points=tournament.army_points,
@@ -63,6 +66,7 @@ def announcement_save(*, user, tournament: Tournament, data: dict, today: date |
         list_deadline=values["list_deadline"], first_round=values["first_round"],
         first_round_note=values["first_round_note"], pools=[(p["name"], p["theme"]) for p in pools],
         checker_playing=checker_playing(tournament=tournament, checker=values["list_checker"]),
+        start_time=values["start_time"], schedule=values["schedule"],
     )
     if failures:
         raise AnnouncementRefused(failures)

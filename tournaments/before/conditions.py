@@ -20,7 +20,8 @@ the board's exception page.
 
 The announcement (App. 1 §12) adds to the calendar entry what players need before entering: the venue, the
 duration of the games, the pools and their themes, the list checker and the lists' deadline, whether the lists are
-published before the start, the pairing of the first game. Its referee edits it until the first day; each save is
+published before the start, the pairing of the first game; and, for the players' calendars, the start time and
+the day's schedule (rounds and breaks). Its referee edits it until the first day; each save is
 checked by ``announcement_failures`` (every failure blocks it; no exception):
 
 - *deadline*: the lists are sent at least one week before the tournament (§11): the deadline is at the latest
@@ -31,6 +32,8 @@ checked by ``announcement_failures`` (every failure blocks it; no exception):
   (``manual``: historical enemies, list dates, choice, challenges) says which.
 - *pools*: each of the tournament's pools has a name (once) and a theme (§8); the allowed armies are optional.
 - *list checker*: an account that is not entered to play (§9: whoever saw the lists plays only as the spare).
+- *schedule* (not the charter's: the site's, so that calendars get it right): each line a time and what it is, in
+  the order of the day, none before the start time (rules.schedule).
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from __future__ import annotations
 import calendar
 import re
 from collections.abc import Sequence
-from datetime import date, timedelta
+from datetime import date, time, timedelta
 
 from django.utils import translation
 from django.utils.translation import gettext_noop
@@ -46,6 +49,7 @@ from django.utils.translation import gettext_noop
 from adlg_site.words import refusal_text
 from rules.charter import LIST_DEADLINE_DAYS, duration_words, game_minutes
 from rules.pairing.model import MANUAL, ROUND_ONE_METHODS
+from rules.schedule import schedule_failures
 from rules.words import Refused
 
 MIN_NOTICE_MONTHS = 2
@@ -137,6 +141,8 @@ def announcement_failures(
     first_round_note: str,
     pools: Sequence[tuple[str, str]],
     checker_playing: str | None,
+    start_time: time | None = None,
+    schedule: str = "",
 ) -> list[Failure]:
     """Every charter condition of App. 1 §6, §8, §9, §11-12 the announcement misses; empty when it may be saved.
 
@@ -166,6 +172,7 @@ def announcement_failures(
             failures.append(("pool_without_theme", {"pool": name.strip() or "?"}))
     if checker_playing:
         failures.append(("checker_plays", {"name": checker_playing}))
+    failures += schedule_failures(start=start_time, text=schedule)
     return failures
 
 
@@ -204,6 +211,18 @@ MESSAGES: dict[str, str] = {
     "checker_plays": gettext_noop(
         "{name} is entered to play: whoever sees the lists may play only as the spare (App. 1 §9). Choose another "
         "list checker, or ask them to withdraw or enter as the spare."
+    ),
+    "schedule_too_long": gettext_noop("The schedule has more than {limit} lines: give the rounds and the breaks only."),
+    "schedule_line": gettext_noop(
+        "Schedule, line {line} (“{text}”): start each line with its time, then say what it is, in at most {limit} "
+        "characters: “9:30 Round 1”."
+    ),
+    "schedule_order": gettext_noop(
+        "Schedule, line {line}: {time} comes after {before}; give the lines in the order of the day."
+    ),
+    "schedule_without_start": gettext_noop("Give the start time too: the schedule is the day's after it."),
+    "schedule_before_start": gettext_noop(
+        "The schedule begins at {time}, before the start time ({start}): correct one or the other."
     ),
     "announcement_started": gettext_noop(
         "The tournament started on {start}: its announcement can no longer be changed."

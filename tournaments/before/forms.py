@@ -134,6 +134,15 @@ class AnnouncementForm(forms.Form):
                                        max_length=300, required=False, widget=forms.Textarea(attrs={"rows": 2}),
                                        help_text=gettext_lazy("Required for your own pairing: historical enemies, "
                                                               "list dates, choice, challenges."))
+    start_time = forms.TimeField(label=gettext_lazy("Start time"), required=False,
+                                 widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+                                 help_text=gettext_lazy("When the first day begins (the hall's time). Players' "
+                                                        "calendars show the tournament at this time."))
+    schedule = forms.CharField(label=gettext_lazy("The day's schedule"), max_length=2000, required=False,
+                               widget=forms.Textarea(attrs={"rows": 6}),
+                               help_text=gettext_lazy("One line per round or break, starting with its time: "
+                                                      "“9:30 Round 1”, “12:30 Lunch”, “19:00 Prize-giving”. The "
+                                                      "last line is the end of the day."))
 
     def __init__(self, *args, tournament, **kwargs):
         super().__init__(*args, **kwargs)

@@ -1,5 +1,5 @@
 """A player's pages before a tournament (/tournaments/<id>/entry/): entering, withdrawing, sending the army list;
-an army list's file; the calendar's iCalendar feed (/tournaments/calendar.ics)."""
+an army list's file. The calendars' feeds are tournaments.before.calendar_views'."""
 
 from __future__ import annotations
 
@@ -8,21 +8,15 @@ from pathlib import PurePath
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
-from django.utils import timezone
-from django.utils.cache import patch_vary_headers
 from django.utils.formats import date_format
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
-from django.views.decorators.http import require_GET, require_POST, require_safe
+from django.views.decorators.http import require_POST, require_safe
 
 from adlg_site.words import refusal_on, refusal_text
 from players import permissions
-from ratings.selectors import country_name
 from tournaments.before import entries as entry_rules
 from tournaments.before.army_lists import LIST_MAX_BYTES, army_list_submit, list_history, list_visible
-from tournaments.before.calendar_feed import calendar_feed
 from tournaments.before.entries import EntryRefused, entry_of, entry_register, entry_withdraw
 from tournaments.before.forms import ArmyListForm, EntryForm
 from tournaments.models import ArmyList, Tournament
@@ -138,20 +132,6 @@ def army_list_file(request, list_id: int):
     name = f"army-list-{army_list.entry.tournament_id}-{army_list.entry.player_id}-{army_list.pk}.{army_list.kind}"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     response["Cache-Control"] = "private, no-store"
-    return response
-
-
-@require_GET
-def calendar_ics(request):
-    language = get_language()
-    data = calendar_feed(
-        today=timezone.localdate(), host=request.get_host().split(":")[0],
-        url_of=lambda t: request.build_absolute_uri(reverse("tournament_detail", args=[t.pk])),
-        country_name=lambda country: country_name(country, language))
-    response = HttpResponse(data, content_type="text/calendar; charset=utf-8")
-    response["Content-Disposition"] = 'inline; filename="adlg-tournaments.ics"'
-    response["Cache-Control"] = "public, max-age=3600"
-    patch_vary_headers(response, ["Accept-Language", "Cookie"])  # its words are in the subscriber's language
     return response
 
 

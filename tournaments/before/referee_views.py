@@ -25,7 +25,9 @@ from tournaments.models import ArmyList, Entry, Tournament
 # Where each failure of the announcement is shown: beside its field, else above the form.
 FAILURE_FIELDS = {"deadline_too_late": "list_deadline", "duration_unexplained": "duration_note",
                   "first_round_unknown": "first_round", "first_round_unexplained": "first_round_note",
-                  "checker_plays": "list_checker"}
+                  "checker_plays": "list_checker", "schedule_without_start": "start_time",
+                  "schedule_before_start": "start_time", "schedule_too_long": "schedule", "schedule_line": "schedule",
+                  "schedule_order": "schedule"}
 
 
 @permissions.rule_required(permissions.can_register_tournament)
@@ -68,7 +70,8 @@ def _initial(tournament: Tournament):
     return ({"venue": announcement.venue, "game_minutes": announcement.game_minutes,
              "duration_note": announcement.duration_note, "list_deadline": announcement.list_deadline,
              "list_checker": checker, "lists_published": announcement.lists_published,
-             "first_round": announcement.first_round, "first_round_note": announcement.first_round_note},
+             "first_round": announcement.first_round, "first_round_note": announcement.first_round_note,
+             "start_time": announcement.start_time, "schedule": announcement.schedule},
             pools[:tournament.pools])
 
 

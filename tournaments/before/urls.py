@@ -1,11 +1,14 @@
-"""A player's pages before a tournament and the calendar's feed, under /tournaments/ (adlg_site.urls)."""
+"""A player's pages before a tournament and the calendars' feeds, under /tournaments/ (adlg_site.urls)."""
 
 from django.urls import path
 
-from tournaments.before import player_views
+from tournaments.before import calendar_views, player_views
 
 urlpatterns = [
-    path("calendar.ics", player_views.calendar_ics, name="calendar_ics"),
+    path("calendar.ics", calendar_views.calendar_ics, name="calendar_ics"),
+    path("<int:tournament_id>/calendar.ics", calendar_views.tournament_ics, name="tournament_ics"),
+    path("my-calendar/<str:secret>.ics", calendar_views.my_calendar_ics, name="my_calendar_ics"),
+    path("my-calendar/", calendar_views.my_calendar_link, name="my_calendar_link"),
     path("<int:tournament_id>/entry/", player_views.entry_page, name="entry_page"),
     path("<int:tournament_id>/entry/register/", player_views.entry_register_view, name="entry_register"),
     path("<int:tournament_id>/entry/withdraw/", player_views.entry_withdraw_view, name="entry_withdraw"),

@@ -1,7 +1,8 @@
 """The referee's page of the day's players (PAIRING.md §6): find a player of the federation by name (accents aside) or
-ID and add them to a pool and a hat; add a player new to the federation (the known players of that name shown
-first; what the sheet would refuse said beside the field); check players in; move one to another pool or hat;
-remove one added by mistake; withdraw one from a round on; correct a new player's names.
+ID and add them to a pool and a hat; paste several IDs or names, check them, and add them all at once; add a player
+new to the federation (the known players of that name shown first; what the sheet would refuse said beside the
+field); check players in; move one to another pool or hat; remove one added by mistake; withdraw one from a round on;
+correct a new player's names.
 
 Every POST acts once (page_tools.one_effect); a refusal of the services is shown in the page's language and
 changes nothing (status 400).
@@ -30,11 +31,16 @@ from tournaments.live.entrants import (
     entrant_move,
     entrant_remove,
     entrant_withdraw,
+    entrants_add,
     entrants_check_in,
+    pasted_players,
+    tournament_pools,
 )
 from tournaments.live.forms import (
     AddPlayerForm,
     AllPresentForm,
+    BulkAddForm,
+    BulkCheckForm,
     EditEntrantForm,
     FindPlayerForm,
     MoveForm,
@@ -66,7 +72,8 @@ def _find(request) -> tuple[FindPlayerForm, str, str, int | None]:
     return find, query, "A", None
 
 
-def _players_page(request, tournament, live, *, add_form=None, errors=(), similar=(), status=200):
+def _players_page(request, tournament, live, *, add_form=None, errors=(), similar=(), status=200, paste_form=None,
+                  pasted=None):
     find, query, pool, hat = _find(request)
     view = selectors.live_view(live, language=lang())
     playing = {e.player_id for p in view.pools for e in p.entrants if e.player_id}
@@ -80,6 +87,8 @@ def _players_page(request, tournament, live, *, add_form=None, errors=(), simila
         "current_number": current_number(view), "add_form": add_form, "errors": errors, "similar": similar,
         "show_new_club": add_form.asks_new_club,
         "can_cancel": not any(p.published_rounds for p in view.pools), **_choices(live),
+        "paste_form": paste_form or BulkCheckForm(initial={"pool": pool, "hat": hat}), "pasted": pasted,
+        "tournament_pools": tournament_pools(live),
     }, status=status)
 
 
@@ -138,6 +147,48 @@ def live_add(request, tournament: Tournament, live: LiveTournament):
     if entrant.player_id is not None:
         return redirect(_back(tournament, find={"pool": entrant.pool, "hat": entrant.hat or ""}))
     return redirect(_back(tournament, pool=entrant.pool))
+
+
+@referee_only
+@require_POST
+@rate_limited("live_find")  # each line is a search of the federation's players
+@running_live
+def live_paste_check(request, tournament: Tournament, live: LiveTournament):
+    """Several players pasted, one a line: each found, not found, ambiguous, repeated or already playing, shown
+    before anything is added (nothing changes here)."""
+    form = BulkCheckForm(request.POST)
+    if not form.is_valid():
+        return _players_page(request, tournament, live, paste_form=form, status=400)
+    lines = pasted_players(live, form.cleaned_data["lines"])
+    found = [line.player.pk for line in lines if line.status == "found"]
+    return _players_page(request, tournament, live, paste_form=form, pasted={
+        "lines": lines, "ready": bool(lines) and len(found) == len(lines), "players": ",".join(map(str, found)),
+        "pool": (form.cleaned_data["pool"] or "").strip() or "A", "hat": form.cleaned_data["hat"]})
+
+
+@players_change
+def live_paste_add(request, tournament: Tournament, live: LiveTournament):
+    """The players the check found, added to one pool and hat in one step: all of them or none."""
+    form = BulkAddForm(request.POST)
+    if not form.is_valid():
+        return _players_page(request, tournament, live, paste_form=form, status=400,
+                             errors=[_("Check the list again, then add the players.")])
+    data = form.cleaned_data
+    try:
+        added = entrants_add(live, data["players"], pool=data["pool"] or "A", hat=data["hat"], user=request.user)
+    except LiveRefused as exc:
+        return _players_page(request, tournament, live, paste_form=form, errors=words(exc), status=400)
+    late = [e for e in added if e.joined_round > 1]
+    pool = added[0].pool
+    messages.success(request, ngettext("%(count)s player added to pool %(pool)s.",
+                                       "%(count)s players added to pool %(pool)s.", len(added))
+                     % {"count": len(added), "pool": pool})
+    if late:
+        messages.info(request, ngettext(
+            "%(count)s of them is a late player, paired from round %(round)s, with no game in the rounds missed.",
+            "%(count)s of them are late players, paired from round %(round)s, with no game in the rounds missed.",
+            len(late)) % {"count": len(late), "round": late[0].joined_round})
+    return redirect(_back(tournament, pool=pool))
 
 
 @players_change

@@ -17,6 +17,11 @@ a game
     A table of a published round. An entrant with none may be removed (they appear nowhere: not in the standings,
     the publication or the live page); one with a game is withdrawn instead.
 
+several at once
+    The referee pastes IDs or names, one a line (`pasted_players`): each line is read as the name search reads it,
+    and is found, not found, ambiguous (its candidates shown), repeated or already playing; once every line is
+    found, `entrants_add` adds them all to one of the tournament's pools and a hat, each as one is added.
+
 What is typed for a player new to the federation is checked here as the result sheet checks its Players rows
 (rules.sheet.checks: lengths, formulas, the country's ISO code), so that the publication never refuses it; a club
 is one of the federation's (accents and case aside), or a new one the referee confirmed.
@@ -30,10 +35,12 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import Q
 
+from adlg_site.inputs import whole_number
 from players.audit import audit_record
 from players.models import Country, Player
-from players.selectors import club_named
+from players.selectors import club_named, player_by_exact_id, player_search
 from ratings.selectors import current_ratings
+from rules.names import name_key
 from rules.pairing import GROUPS
 from rules.rulesets import SPARE_ID
 from rules.sheet.checks import country_faults, text_faults
@@ -41,7 +48,7 @@ from rules.sheet.values import cell_text
 from tournaments.live.links import link_salt_new
 from tournaments.live.pools import bump, drop_proposal, locked, published_numbers
 from tournaments.live.refusals import LiveRefused
-from tournaments.models import LiveEntrant, LiveTable, LiveTournament, Registration
+from tournaments.models import AnnouncedPool, LiveEntrant, LiveTable, LiveTournament, Registration
 
 # What the sheet's checks call each text a referee types (their messages name the field).
 LABELS = {"last_name": "Last name", "first_name": "First name", "club": "Club", "country": "Country",
@@ -128,46 +135,131 @@ def entrant_add(live: LiveTournament, new: NewEntrant, *, user=None, audit: bool
     """Add a player to a pool (and a hat); after round 1 of the pool a late player, from the next round to pair."""
     with transaction.atomic():
         live = locked(live)
-        tournament = live.tournament
-        if new.hat not in (None, 1, 2):
-            raise LiveRefused.one("hat_invalid")
-        pool = _pool(new.pool)
-        if new.player is not None:
-            player = Player.objects.filter(pk=new.player).select_related("club", "country").first()
-            if player is None or player.merged_into_id is not None or player.pk == SPARE_ID:
-                raise LiveRefused.one("unknown_player", id=new.player)
-            if player.excluded_at is not None:
-                raise LiveRefused.one("excluded_player", player=player.full_name)
-            if live.entrants.filter(player=player).exists():
-                raise LiveRefused.one("already_playing", player=player.full_name)
-            rating = current_ratings(tournament.system, players=[player.pk]).get(player.pk)
-            entrant = LiveEntrant(
-                live=live, player=player, last_name=player.last_name, first_name=player.first_name,
-                club=player.club.name if player.club else "", country=player.country_id or "",
-                rating=rating.rating if rating else tournament.system.get_ruleset().initial_rating)
-        else:
-            texts = new_player_texts(last_name=new.last_name, first_name=new.first_name, club=new.club,
-                                     country=new.country, new_club=new.new_club)
-            entrant = LiveEntrant(live=live, last_name=texts.last_name, first_name=texts.first_name,
-                                  club=texts.club, country=texts.country,
-                                  rating=tournament.system.get_ruleset().initial_rating)
-        entrant.pool, entrant.hat, entrant.present = pool, new.hat, new.present
-        link_salt_new(entrant)
-        entrant.joined_round = _next_round(live, pool)
-        if live.systems.get(pool) == GROUPS:
-            entrant.group = _smaller_group(live, pool)
-        entrant.save()
-        drop_proposal(live, pool, entrant.joined_round)
-        if entrant.player_id is not None:
-            Registration.objects.get_or_create(tournament=tournament, player_id=entrant.player_id,
-                                               defaults={"pool": pool})
-        if audit:
-            late = f" from round {entrant.joined_round} (late)" if entrant.joined_round > 1 else ""
-            audit_record(user=user, action="live_add_player", obj=tournament,
-                         summary=f"{entrant} joins pool {pool}{late}",
-                         changes={"entrant": entrant.pk, "player": entrant.player_id, "pool": pool, "hat": new.hat,
-                                  "present": new.present})
+        entrant = _add(live, new, user=user, audit=audit)
         bump(live)
+    return entrant
+
+
+def entrants_add(live: LiveTournament, players: Sequence[int], *, pool: str, hat: int | None = None,
+                 user=None) -> list[LiveEntrant]:
+    """Add several federation players (by ID) to one of the tournament's pools and a hat, each as `entrant_add` adds
+    one (the same checks; after round 1 of the pool, late players), in one transaction: all of them or, refused,
+    none; one new version of the day. The pool typed is one of `tournament_pools`, case aside."""
+    with transaction.atomic():
+        live = locked(live)
+        if not players:
+            raise LiveRefused.one("paste_empty")
+        pools = tournament_pools(live)
+        chosen = next((known for known in pools if known.casefold() == (cell_text(pool) or "").casefold()), None)
+        if chosen is None:
+            raise LiveRefused.one("pool_not_the_tournaments", pool=cell_text(pool) or "", pools=", ".join(pools))
+        entrants = [_add(live, NewEntrant(player=player, pool=chosen, hat=hat), user=user) for player in players]
+        bump(live)
+    return entrants
+
+
+def tournament_pools(live: LiveTournament) -> list[str]:
+    """The tournament's pools: those of its announcement (else A, B… as many as the tournament has), and any pool
+    a player was added to on the day."""
+    tournament = live.tournament
+    announced = list(AnnouncedPool.objects.filter(announcement__tournament=tournament).values_list("name", flat=True))
+    names = announced or [chr(ord("A") + n) for n in range(min(max(tournament.pools, 1), 26))]
+    for pool in live.entrants.order_by("pool").values_list("pool", flat=True).distinct():
+        if pool.casefold() not in {name.casefold() for name in names}:
+            names.append(pool)
+    return names
+
+
+# --- several players pasted at once ------------------------------------------------------------------------------
+
+FOUND, NOT_FOUND, AMBIGUOUS, REPEATED, PLAYING = "found", "not_found", "ambiguous", "repeated", "playing"
+PASTE_LINES = 100
+CANDIDATES = 8
+
+
+@dataclass(frozen=True)
+class PastedLine:
+    """One line of a paste: `found` (its `player`), `not_found`, `ambiguous` (its `candidates`), `repeated` (the
+    player of an earlier line) or `playing` (already in the tournament)."""
+
+    text: str
+    status: str
+    player: Player | None = None
+    candidates: tuple[Player, ...] = ()
+
+
+def pasted_players(live: LiveTournament, text: str) -> list[PastedLine]:
+    """Each non-empty line (at most PASTE_LINES) as the name search reads it (players.selectors: an ID finds that
+    player, else every word of the line, accents and case aside, in the name). Several found: the one whose whole
+    name is the line's ("Jean Dupont" or "Dupont Jean") when there is exactly one, else the line is ambiguous."""
+    lines = [" ".join(line.split()) for line in (text or "").splitlines() if line.strip()][:PASTE_LINES]
+    playing = set(live.entrants.exclude(player=None).values_list("player_id", flat=True))
+    seen: set[int] = set()
+    result = []
+    for line in lines:
+        found = [player_by_exact_id(query=line)] if whole_number(line, minimum=1) is not None else list(
+            player_search(query=line)[:50])
+        found = [p for p in found if p is not None]
+        if len(found) > 1:
+            whole = name_key(line)
+            exact = [p for p in found if whole in (name_key(f"{p.first_name} {p.last_name}"),
+                                                   name_key(f"{p.last_name} {p.first_name}"))]
+            found = exact if len(exact) == 1 else found
+        if not found:
+            result.append(PastedLine(line, NOT_FOUND))
+        elif len(found) > 1:
+            result.append(PastedLine(line, AMBIGUOUS, candidates=tuple(found[:CANDIDATES])))
+        elif found[0].pk in seen:
+            result.append(PastedLine(line, REPEATED, player=found[0]))
+        elif found[0].pk in playing:
+            result.append(PastedLine(line, PLAYING, player=found[0]))
+        else:
+            seen.add(found[0].pk)
+            result.append(PastedLine(line, FOUND, player=found[0]))
+    return result
+
+
+def _add(live: LiveTournament, new: NewEntrant, *, user=None, audit: bool = True) -> LiveEntrant:
+    """entrant_add's work, under the tournament's lock taken by the caller, who bumps the version."""
+    tournament = live.tournament
+    if new.hat not in (None, 1, 2):
+        raise LiveRefused.one("hat_invalid")
+    pool = _pool(new.pool)
+    if new.player is not None:
+        player = Player.objects.filter(pk=new.player).select_related("club", "country").first()
+        if player is None or player.merged_into_id is not None or player.pk == SPARE_ID:
+            raise LiveRefused.one("unknown_player", id=new.player)
+        if player.excluded_at is not None:
+            raise LiveRefused.one("excluded_player", player=player.full_name)
+        if live.entrants.filter(player=player).exists():
+            raise LiveRefused.one("already_playing", player=player.full_name)
+        rating = current_ratings(tournament.system, players=[player.pk]).get(player.pk)
+        entrant = LiveEntrant(
+            live=live, player=player, last_name=player.last_name, first_name=player.first_name,
+            club=player.club.name if player.club else "", country=player.country_id or "",
+            rating=rating.rating if rating else tournament.system.get_ruleset().initial_rating)
+    else:
+        texts = new_player_texts(last_name=new.last_name, first_name=new.first_name, club=new.club,
+                                 country=new.country, new_club=new.new_club)
+        entrant = LiveEntrant(live=live, last_name=texts.last_name, first_name=texts.first_name,
+                              club=texts.club, country=texts.country,
+                              rating=tournament.system.get_ruleset().initial_rating)
+    entrant.pool, entrant.hat, entrant.present = pool, new.hat, new.present
+    link_salt_new(entrant)
+    entrant.joined_round = _next_round(live, pool)
+    if live.systems.get(pool) == GROUPS:
+        entrant.group = _smaller_group(live, pool)
+    entrant.save()
+    drop_proposal(live, pool, entrant.joined_round)
+    if entrant.player_id is not None:
+        Registration.objects.get_or_create(tournament=tournament, player_id=entrant.player_id,
+                                           defaults={"pool": pool})
+    if audit:
+        late = f" from round {entrant.joined_round} (late)" if entrant.joined_round > 1 else ""
+        audit_record(user=user, action="live_add_player", obj=tournament,
+                     summary=f"{entrant} joins pool {pool}{late}",
+                     changes={"entrant": entrant.pk, "player": entrant.player_id, "pool": pool, "hat": new.hat,
+                              "present": new.present})
     return entrant
 
 

@@ -110,6 +110,28 @@ class AddPlayerForm(NewPlayerFields):
                           new_club=data["new_club"])
 
 
+class BulkCheckForm(forms.Form):
+    """Several federation players pasted at once, one a line (entrants.pasted_players), for one pool and hat."""
+
+    lines = forms.CharField(label=_("IDs or names, one a line"), max_length=8000,
+                            widget=forms.Textarea(attrs={"rows": 6, "autocomplete": "off", "spellcheck": "false"}))
+    pool = forms.CharField(label=_("Pool"), max_length=TEXT_LIMITS["pool"], required=False, initial="A",
+                           widget=forms.TextInput(attrs={"list": "pool-names", "size": "4"}))
+    hat = forms.TypedChoiceField(label=_("Hat"), required=False, coerce=int, empty_value=None, choices=HAT_CHOICES)
+
+
+class BulkAddForm(BulkCheckForm):
+    """The players the check found, by ID, added in one step."""
+
+    players = forms.CharField(max_length=2000, widget=forms.HiddenInput)
+
+    def clean_players(self) -> list[int]:
+        ids = [whole_number(part, minimum=1) for part in self.cleaned_data["players"].split(",")]
+        if not ids or None in ids or any(i > 2**31 - 1 for i in ids):
+            raise forms.ValidationError(_("Check the list again."))
+        return ids
+
+
 class EditEntrantForm(NewPlayerFields):
     """A new player's names, club and country corrected before the publication."""
 
