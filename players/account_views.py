@@ -54,6 +54,8 @@ from players.models import Player, PlayerClaim
 from players.selectors import player_search
 from ratings.player_data import player_data
 from ratings.selectors import country_name
+from tournaments.before.my_entries import my_entries
+from tournaments.live.links import entrant_link_path
 
 # The longest name an account signs in with: an email address (254 characters; a username is at most 150). A longer
 # one is refused by the form, before django-axes counts (and stores) it: its column holds 255.
@@ -173,8 +175,12 @@ def account_page(request):
     claims = list(account_claims(user)[:10])
     pending = next((claim for claim in claims if claim.status == PlayerClaim.PENDING), None)
     last = claims[0] if claims else None
+    # The private link only to an account whose link to the record is proved: the link is itself a proof.
+    proved = player is not None and player.link_proof in Player.PROVED
+    mine = [(row, entrant_link_path(row.entrant) if row.entrant is not None and proved else None)
+            for row in my_entries(player=player)]
     return render(request, "account/me.html", {
-        "player": player,
+        "player": player, "my_tournaments": mine,
         "country": country_name(player.country, get_language()) if player else "",
         "pending": pending,
         "refused": last if last is not None and last.status in (PlayerClaim.REFUSED, PlayerClaim.UNDONE) else None,
