@@ -9,6 +9,8 @@ admin (the board's, referees') sign in with their usernames without an address t
   an address must confirm it before its next sign-in.
 - *links in an email*: built from settings.SITE_URL, never from the request's Host header (which a client
   writes: a forged one would mail a reset link to someone else's server).
+- *after signing in*: a safe `next` (not the home page), else the page of the account's most specific role
+  (players.context_processors.role_home).
 - *a sign-up with an address the site knows*: answered as one with a new address (allauth's enumeration-safe
   flow, ACCOUNT_PREVENT_ENUMERATION); the owner of the address gets "an account already exists".
 """
@@ -32,6 +34,7 @@ from django.urls import reverse
 from adlg_site import words
 from adlg_site.client import client_address
 from players.accounts import account_language_remember
+from players.context_processors import role_home
 from players.tasks import email_later
 
 
@@ -99,6 +102,14 @@ class AccountAdapter(DefaultAccountAdapter):
             "signup_url": site_link(reverse("account_signup")),
             "password_reset_url": site_link(reverse("account_reset_password")),
         })
+
+    def is_safe_url(self, url) -> bool:
+        """allauth's check of a `next`, and the home page is none: a sign-in from it lands on the role's page."""
+        return url != "/" and super().is_safe_url(url)
+
+    def get_login_redirect_url(self, request) -> str:
+        """Without a `next`: the page of the account's most specific role (players.context_processors)."""
+        return role_home(request.user)
 
     def get_email_verification_redirect_url(self, email_address) -> str:
         """A confirmed address lands on the account page, where finding one's record is the next step."""

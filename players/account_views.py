@@ -15,7 +15,6 @@ Terms:
 from __future__ import annotations
 
 import json
-from contextlib import suppress
 
 from allauth.account import views as allauth_views
 from allauth.account.forms import LoginForm
@@ -29,7 +28,7 @@ from django.contrib.auth import views as auth_views
 from django.core.validators import MaxLengthValidator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import NoReverseMatch
 from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -55,7 +54,8 @@ from players.models import Player, PlayerClaim
 from players.selectors import player_search
 from ratings.player_data import player_data
 from ratings.selectors import country_name
-from tournaments.live.selectors import referees_a_live_run
+from tournaments.before.my_entries import my_entries
+from tournaments.live.links import entrant_link_path
 
 # The longest name an account signs in with: an email address (254 characters; a username is at most 150). A longer
 # one is refused by the form, before django-axes counts (and stores) it: its column holds 255.
@@ -125,30 +125,18 @@ def locked_out(request, original_response=None, credentials=None):
     )
 
 
-# Where a signed-in account has pages of its own: a `next` there is where it was sent from, and it goes back.
-OWN_PAGES = ("/referee/", "/board/", "/admin/")
-
-
 class LoginView(allauth_views.LoginView):
-    """allauth's sign-in (a username or an email address, and the password), throttled by django-axes. A referee
-    lands on their tournament day's pages (referee:live_home, their tournament running live first; a board member
-    only while refereeing a live run), unless the sign-in came from one of the pages of the signed-in (a `next`
-    under OWN_PAGES); anyone else lands where they were (`next`, which the sign-in link carries)."""
+    """allauth's sign-in (a username or an email address, and the password), throttled by django-axes. Each
+    account lands where the sign-in link came from (a safe `next`, which the header's and footer's links carry),
+    else on the page of its most specific role (players.context_processors.role_home: the tournament day it
+    referees, the lists it checks, its tournaments, the board's home, its account). The home page is no
+    destination: a `next` of "/" lands on the role's page too (AccountAdapter.is_safe_url)."""
 
     def get_success_url(self):
         try:
             return super().get_success_url()
         except NoReverseMatch:  # the public home page is not mounted (yet)
             return "/"
-
-    def form_valid(self, form):
-        response = super().form_valid(form)
-        user = self.request.user  # signed in now, unless a further step (an address to confirm) comes first
-        if response.status_code == 302 and not response["Location"].startswith(OWN_PAGES) and (
-                permissions.is_referee(user) and (not permissions.is_board(user) or referees_a_live_run(user))):
-            with suppress(NoReverseMatch):  # the referee's pages may not be mounted
-                response["Location"] = reverse("referee:live_home")
-        return response
 
 
 class LogoutView(auth_views.LogoutView):
@@ -187,8 +175,12 @@ def account_page(request):
     claims = list(account_claims(user)[:10])
     pending = next((claim for claim in claims if claim.status == PlayerClaim.PENDING), None)
     last = claims[0] if claims else None
+    # The private link only to an account whose link to the record is proved: the link is itself a proof.
+    proved = player is not None and player.link_proof in Player.PROVED
+    mine = [(row, entrant_link_path(row.entrant) if row.entrant is not None and proved else None)
+            for row in my_entries(player=player)]
     return render(request, "account/me.html", {
-        "player": player,
+        "player": player, "my_tournaments": mine,
         "country": country_name(player.country, get_language()) if player else "",
         "pending": pending,
         "refused": last if last is not None and last.status in (PlayerClaim.REFUSED, PlayerClaim.UNDONE) else None,

@@ -45,10 +45,11 @@ from players.governance import (
     sanction_withdraw,
 )
 from players.models import AuditEntry, Player, PlayerClaim, RetiredId, Sanction
-from players.selectors import player_search_q
+from players.selectors import player_search_q, players_with_cards_to_review
 from players.services import next_free_id_preview
 from ratings.selectors import failed_replays
 from rules.names import MAX_QUERY, fold_name, search_words
+from tournaments.before.army_lists import lists_waiting
 from tournaments.models import Game, Tournament
 
 # --- forms -------------------------------------------------------------------------------------------------------
@@ -216,11 +217,23 @@ class AuditFilterForm(forms.Form):
 @permissions.rule_required(permissions.can_register_tournament)
 @require_safe
 def home(request):
-    """The referees' and the board's start page: each sees the links of their role."""
+    """The referees' and the board's start page: each sees the links of their role; the board first what waits
+    for it (requests to link a record, army lists to check, cards to review, failed replays), counted."""
     board = permissions.is_board(request.user)
+    waiting = None
+    if board:
+        today = timezone.localdate()
+        waiting = {
+            "claims": PlayerClaim.objects.filter(status=PlayerClaim.PENDING).count(),
+            "lists": sum(lists_waiting(Tournament.objects.filter(end_date__gte=today)).values()),
+            "cards": players_with_cards_to_review(today=today).count(),
+        }
+    replays = failed_replays() if board else []
+    if waiting is not None:
+        waiting["replays"] = len(replays)
     return render(request, "board/home.html",
                   {"board": board, "next_free_id": next_free_id_preview() if board else None,
-                   "failed_replays": failed_replays() if board else []})
+                   "failed_replays": replays, "waiting": waiting})
 
 
 @permissions.rule_required(permissions.is_board)

@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
 
 from adlg_site.inputs import whole_number
 from players.models import SPARE_ID, Club, Player, Sanction
@@ -152,3 +153,12 @@ def person_name(user) -> str:
     never the username or the address it signs in with (often an email), which is "" here."""
     player = Player.objects.filter(user=user).only("first_name", "last_name").first()
     return player.full_name if player else user.get_full_name().strip()
+
+
+def players_with_cards_to_review(*, today: date | None = None) -> QuerySet[Player]:
+    """The board's review: players holding more than one current card (a yellow card within its year, a red
+    card), whom the board may decide to sanction further (charter App. 7 §3); the board's home counts them."""
+    today = today or timezone.localdate()
+    current = Q(sanctions__kind=Sanction.RED) | Q(sanctions__kind=Sanction.YELLOW, sanctions__expires_on__gte=today)
+    return (Player.objects.filter(excluded_at__isnull=True)
+            .annotate(current_cards=Count("sanctions", filter=current)).filter(current_cards__gt=1))

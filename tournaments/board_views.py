@@ -151,10 +151,12 @@ def exception(request, tournament):
 @require_safe
 def my_tournaments(request):
     today = timezone.localdate()
-    rows = [
-        {"tournament": t, "cards": permissions.can_view_tournament_cards(request.user, t, today=today)}
-        for t in permissions.my_tournaments(request.user).select_related("system", "country")
-    ]
+    mine = list(permissions.my_tournaments(request.user).select_related("system", "country"))
+    # The coming ones first, the next first; then the past ones, the latest first.
+    coming = sorted((t for t in mine if t.end_date >= today), key=lambda t: (t.start_date, t.pk))
+    past = sorted((t for t in mine if t.end_date < today), key=lambda t: (t.start_date, t.pk), reverse=True)
+    rows = [{"tournament": t, "cards": permissions.can_view_tournament_cards(request.user, t, today=today),
+             "coming": t.end_date >= today} for t in coming + past]
     return render(request, "board/my_tournaments.html", {"rows": rows})
 
 

@@ -9,6 +9,7 @@ from django.shortcuts import render
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
+from adlg_site.inputs import whole_number
 from ratings.selectors import country_name, rating_systems
 from tournaments.models import Tournament
 from tournaments.selectors import (
@@ -85,5 +86,7 @@ def tournament_detail_view(request, tournament_id: int):
             "detail": detail,
             "tournament": detail.tournament,
             "country_name": country_name(detail.tournament.country, language),
+            # A player's own line, marked: where a private link of the finished day leads (not a secret: an ID).
+            "me": whole_number(request.GET.get("me") or "", minimum=1),
         },
     )

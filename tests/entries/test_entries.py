@@ -78,10 +78,17 @@ def test_a_player_withdraws_until_the_deadline_and_not_after(announced, player_u
     assert entry_register(user=player_user, tournament=announced, pool="A").status == Entry.ENTERED
 
 
-def test_a_player_withdraws_on_the_page(client, announced, player_user, linked_player):
+def test_a_player_withdraws_on_the_page_once_they_confirm(client, announced, player_user, linked_player):
     entry_register(user=player_user, tournament=announced, pool="A")
     client.force_login(player_user)
-    assert client.post(f"/tournaments/{announced.pk}/entry/withdraw/").status_code == 302
+    url = f"/tournaments/{announced.pk}/entry/withdraw/"
+    assert url in client.get(f"/tournaments/{announced.pk}/entry/").content.decode()
+    confirmation = client.get(url)
+    assert confirmation.status_code == 200 and 'name="confirm" value="yes"' in confirmation.content.decode()
+    assert client.post(url).status_code == 400  # not confirmed: the question again, nothing done
+    assert Entry.objects.get().status == Entry.ENTERED
+    response = client.post(url, {"confirm": "yes"})
+    assert response.status_code == 302 and response["Location"] == f"/tournaments/{announced.pk}/entry/"
     assert Entry.objects.get().status == Entry.WITHDRAWN
 
 

@@ -42,6 +42,7 @@ from pathlib import PurePath
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import transaction
+from django.db.models import Count, OuterRef, Subquery
 from django.utils import timezone
 from pypdf import PdfReader
 from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, NameObject
@@ -242,6 +243,16 @@ def current_lists(entries) -> dict[int, ArmyList]:
                                                                                       "id"):
         latest[row.entry_id] = row
     return latest
+
+
+def lists_waiting(tournaments) -> dict[int, int]:
+    """How many entered players' lists wait for the check, by tournament ID (a tournament with none is absent):
+    an entry whose latest list is waiting, one query."""
+    latest = ArmyList.objects.filter(entry=OuterRef("pk")).order_by("-submitted_at", "-id").values("status")[:1]
+    rows = (Entry.objects.filter(tournament__in=tournaments, status=Entry.ENTERED)
+            .alias(latest=Subquery(latest)).filter(latest=ArmyList.PENDING)
+            .values("tournament_id").annotate(waiting=Count("pk")).order_by())
+    return {row["tournament_id"]: row["waiting"] for row in rows}
 
 
 def list_history(entry: Entry) -> list[ArmyList]:

@@ -8,10 +8,11 @@ from pathlib import PurePath
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from adlg_site.words import refusal_on, refusal_text
 from players import permissions
@@ -70,17 +71,27 @@ def entry_register_view(request, tournament: Tournament):
 
 
 @permissions.rule_required(permissions.is_signed_in, tournament_kwarg="tournament_id")
-@require_POST
+@require_http_methods(["GET", "POST"])
 def entry_withdraw_view(request, tournament: Tournament):
+    """Withdraw in two steps: a page that says what withdrawing means, then its confirmation (confirm=yes);
+    back to the account page when it came from there (back=account), else to the entry's page."""
     entry = entry_of(user=request.user, tournament=tournament)
     if entry is None:
         raise Http404
-    try:
-        entry_withdraw(user=request.user, entry=entry)
-    except EntryRefused as refused:
-        return _entry_page(request, tournament, errors=refusal_text(refused), status=400)
-    messages.success(request, _("You have withdrawn from %(name)s.") % {"name": tournament.name})
-    return redirect("entry_page", tournament_id=tournament.pk)
+    back = "account" if (request.POST.get("back") or request.GET.get("back")) == "account" else "entry"
+    if request.method == "POST" and request.POST.get("confirm") == "yes":
+        try:
+            entry_withdraw(user=request.user, entry=entry)
+        except EntryRefused as refused:
+            return _entry_page(request, tournament, errors=refusal_text(refused), status=400)
+        messages.success(request, _("You have withdrawn from %(name)s.") % {"name": tournament.name})
+        if back == "account":
+            return redirect(reverse("account") + "#my-tournaments")
+        return redirect("entry_page", tournament_id=tournament.pk)
+    return render(request, "public/entry_withdraw.html", {
+        "tournament": tournament, "entry": entry, "back": back,
+        "announcement": entry_rules.announcement_of(tournament),
+        "phase": entry_rules.entries_phase(tournament)}, status=400 if request.method == "POST" else 200)
 
 
 @csrf_exempt  # the CSRF check reads the body: its size is checked first, then _list_send checks the token

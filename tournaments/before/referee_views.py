@@ -15,7 +15,13 @@ from players import permissions
 from rules.charter import game_minutes
 from tournaments.before import entries as entry_rules
 from tournaments.before.announcement import AnnouncementRefused, announcement_save
-from tournaments.before.army_lists import army_list_check, current_lists, identical_flags, lists_published
+from tournaments.before.army_lists import (
+    army_list_check,
+    current_lists,
+    identical_flags,
+    lists_published,
+    lists_waiting,
+)
 from tournaments.before.conditions import CharterRefused
 from tournaments.before.entries import EntryRefused, entry_penalty, entry_refuse, late_penalty_lift, tournament_entries
 from tournaments.before.forms import AnnouncementForm, CheckForm, NewTournamentForm, ReasonForm, pool_formset
@@ -215,8 +221,10 @@ def lists_home(request):
         mine = (mine.filter(announcement__list_checker=request.user)
                 | mine.filter(referees=request.user)).distinct()
     tournaments = list(mine.select_related("announcement").order_by("start_date", "id")[:100])
+    waiting = lists_waiting(tournaments)
     for tournament in tournaments:
         tournament.checker_role = permissions.is_list_checker(request.user, tournament)
+        tournament.lists_waiting = waiting.get(tournament.pk, 0)
     return render(request, "board/lists_home.html", {"tournaments": tournaments,
                                                      "referee": permissions.is_referee(request.user)})
 

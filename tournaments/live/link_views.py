@@ -13,13 +13,15 @@ links.LINKING_DAYS ago) answers 404 with a page that says to ask the referee.
 
 The link is also the player's proof of who they are: on it, a signed-in account links the entrant's federation
 record to itself at once (players.claims.claim_by_private_link, a POST with `claim`), while the day runs and,
-once it is published or handed over, on a page leading to the final standings for links.LINKING_DAYS.
+once it is published or handed over, on a page leading to the final standings for links.LINKING_DAYS. With
+no record to offer, a finished link leads straight to the final standings, the player's line marked.
 """
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
@@ -35,7 +37,7 @@ from tournaments.live.page_tools import lang, one_effect, words
 from tournaments.live.pools import key_of
 from tournaments.live.refusals import LiveRefused
 from tournaments.live.results import result_report
-from tournaments.models import LiveEntrant, LiveTable, LiveTournament, Tournament
+from tournaments.models import LiveEntrant, LiveTable, LiveTournament, Standing, Tournament
 
 
 def _private(response):
@@ -91,10 +93,22 @@ def _link_claim(request, entrant: LiveEntrant, *, path: str):
 
 
 def _finished_page(request, entrant: LiveEntrant):
-    """A finished tournament day's link (PAIRING.md §7): the final standings, and the record to link."""
+    """A finished tournament day's link (PAIRING.md §7): the final standings with the player's line marked
+    (tournament_detail's `me`); straight there when the page has no record to offer to link, else a page with
+    the offer and the way there. Handed over to a spreadsheet, the standings wait for the referee's sheet."""
+    live = entrant.live
+    tournament = live.tournament
+    offer = _claim_offer(request, entrant)
+    ranked = entrant.player_id is not None and Standing.objects.filter(
+        tournament=tournament, player_id=entrant.player_id).exists()
+    standings = reverse("tournament_detail", args=[tournament.pk])
+    if ranked:
+        standings += f"?me={entrant.player_id}#me"
+        if not offer.get("claim_offer"):
+            return redirect(standings)
     return render(request, "live/link_finished.html", {
-        "tournament": entrant.live.tournament, "name": selectors.entrant_name(entrant),
-        **_claim_offer(request, entrant)})
+        "tournament": tournament, "name": selectors.entrant_name(entrant), "standings": standings,
+        "ranked": ranked, "in_the_sheet": live.handed_over_at is not None and live.published_at is None, **offer})
 
 
 @one_effect()
