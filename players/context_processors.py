@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy
 
 from players import permissions
 from players.models import Player, PlayerClaim
-from tournaments.live.selectors import referees_a_live_run
+from tournaments.live.selectors import referees_a_day_now
 from tournaments.models import Announcement
 
 ROLE_LABELS = {
@@ -54,7 +54,7 @@ def role_pages(user) -> list[RolePage]:
         return []
     board = permissions.is_board(user)
     roles = []
-    if referees_a_live_run(user):
+    if referees_a_day_now(user):
         roles.append("live")
     if Announcement.objects.filter(list_checker=user, tournament__end_date__gte=timezone.localdate()).exists():
         roles.append("checker")

@@ -88,6 +88,13 @@ def test_the_referee_of_a_running_tournament_day_lands_on_it_before_anything_els
     assert _sign_in(client, "jour")["Location"] == reverse("referee:live_home")
 
 
+def test_the_referee_of_a_tournament_due_today_and_not_yet_started_lands_on_the_tournament_day(client):
+    """A real day: the referee signs in at the venue to start a calendar tournament (its dates may be wrong)."""
+    user = _user("jourj")
+    make_tournament("Tournoi du jour", start=timezone.localdate() - timedelta(days=10), referees=[user])
+    assert _sign_in(client, "jourj")["Location"] == reverse("referee:live_home")
+
+
 def test_a_safe_next_is_honoured_and_the_home_page_is_no_destination(client):
     _referee_of_a_coming_tournament()
     assert _sign_in(client, "arbitre", "/ratings/adlg/")["Location"] == "/ratings/adlg/"

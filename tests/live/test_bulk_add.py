@@ -168,3 +168,13 @@ def test_an_add_refused_by_the_service_is_shown_and_changes_nothing(client, live
 def test_only_the_referee_pastes(client, live, newcomers, player_user):
     client.force_login(player_user)
     assert _check(client, live, "301").status_code == 403
+
+
+def test_the_paste_form_and_the_new_player_form_share_no_id_on_the_players_page(client, live, newcomers, referee):
+    """A label or a test that finds a field by its id must find the one it means (pool and hat are in both)."""
+    client.force_login(referee)
+    for page in (client.get(reverse("referee:live_players", args=[live.pk])).content.decode(),
+                 _check(client, live, "benoit lefevre\n302", hat="1").content.decode()):
+        ids = re.findall(r'\sid="([^"]+)"', page)
+        assert {"id_paste_pool", "id_pool"} <= set(ids)
+        assert sorted({i for i in ids if ids.count(i) > 1}) == []

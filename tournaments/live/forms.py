@@ -119,6 +119,11 @@ class BulkCheckForm(forms.Form):
                            widget=forms.TextInput(attrs={"list": "pool-names", "size": "4"}))
     hat = forms.TypedChoiceField(label=_("Hat"), required=False, coerce=int, empty_value=None, choices=HAT_CHOICES)
 
+    def __init__(self, *args, **kwargs):
+        # The players page also holds the form adding one new player, whose pool and hat have the default ids.
+        kwargs.setdefault("auto_id", "id_paste_%s")
+        super().__init__(*args, **kwargs)
+
 
 class BulkAddForm(BulkCheckForm):
     """The players the check found, by ID, added in one step."""

@@ -30,7 +30,8 @@ from rules.scoring import scores
 from rules.standings import RoundDetail
 from tournaments.live.pools import PoolState, key_of, pool_standings, sheet_id
 from tournaments.live.refusals import notice_text
-from tournaments.models import LiveDiscardedDraw, LiveEntrant, LiveRound, LiveTable, LiveTournament
+from tournaments.models import LiveDiscardedDraw, LiveEntrant, LiveRound, LiveTable, LiveTournament, Tournament
+from tournaments.selectors import without_results
 
 
 @dataclass
@@ -455,6 +456,22 @@ def live_running_now(*, today: date | None = None, days: int = 2) -> list[LiveTo
 def referees_a_live_run(user) -> bool:
     """Whether this account is a referee of a tournament running live now."""
     return LiveTournament.objects.running().filter(tournament__referees=user).exists()
+
+
+# How far back a tournament with no results still waits for its referee to run it (dates entered wrongly in the
+# calendar are corrected when the day starts).
+DAY_TO_RUN_DAYS_BACK = 30
+
+
+def referees_a_day_now(user) -> bool:
+    """Whether this account referees a tournament whose day is now: running live, or due from tomorrow back (a
+    month at most), its results not on the site and not run live yet: the referee signs in to start it."""
+    if referees_a_live_run(user):
+        return True
+    today = timezone.localdate()
+    return Tournament.objects.filter(
+        without_results(), referees=user, live__isnull=True, start_date__lte=today + timedelta(days=1),
+        end_date__gte=today - timedelta(days=DAY_TO_RUN_DAYS_BACK)).exists()
 
 
 def live_list(*, running: bool | None = None) -> QuerySet[LiveTournament]:
