@@ -31,7 +31,9 @@ from django.urls import reverse
 
 from adlg_site import words
 from adlg_site.client import client_address
+from players import notices
 from players.accounts import account_language_remember
+from players.models import SentEmail
 from players.tasks import email_later
 
 
@@ -65,10 +67,12 @@ class AuthenticationBackend(AllauthBackend):
 
 
 class SiteOfTheLinks:
-    """What allauth's email templates call the current site (its name, its domain), read from SITE_URL."""
+    """What allauth's email templates call the current site: its name (settings.SITE_NAME, in the email's
+    language), its domain read from SITE_URL."""
 
     def __init__(self):
-        self.domain = self.name = urlsplit(settings.SITE_URL).netloc
+        self.domain = urlsplit(settings.SITE_URL).netloc
+        self.name = str(settings.SITE_NAME)
 
 
 def site_link(path: str) -> str:
@@ -82,10 +86,26 @@ class AccountAdapter(DefaultAccountAdapter):
         rendered = {"request": request, "email": email}
         rendered.update(context)
         rendered["current_site"] = SiteOfTheLinks()
+        rendered["site_url"] = settings.SITE_URL.rstrip("/")
         # The "unknown account" email's link is built by allauth from the request, past the methods below.
         if "signup_url" in rendered:
             rendered["signup_url"] = site_link(reverse("account_signup"))
-        email_later(self.render_mail(template_prefix, email, rendered))
+        message = self.render_mail(template_prefix, email, rendered)
+        email_later(message, record=self._recorded(message, email, context.get("user")))
+
+    def _recorded(self, message, email: str, user) -> int | None:
+        """The email in its account's record of emails (players.models.SentEmail), when the address has one."""
+        if user is None or not getattr(user, "pk", None):
+            user = next((row.user for row in EmailAddress.objects.filter(email__iexact=email).select_related("user")),
+                        None)
+        if user is None:
+            return None
+        return SentEmail.objects.create(user=user, address=email, kind=notices.ACCOUNT,
+                                        language=words.language(), subject=str(message.subject)[:300]).pk
+
+    def get_from_email(self) -> str:
+        """The site's name, in the email's language, on the configured address (allauth's default has none)."""
+        return notices.sender()
 
     def get_reset_password_from_key_url(self, key: str) -> str:
         path = reverse("account_reset_password_from_key", kwargs={"uidb36": "UID", "key": "KEY"})

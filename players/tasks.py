@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from players.governance import yellow_cards_expire
 from players.mail import message_as_data, message_from_data, messages_send
+from players.models import SentEmail
 
 logger = logging.getLogger(__name__)
 # The longest the request that decided a message waits for the broker to take it (as a replay's enqueue).
@@ -28,15 +29,21 @@ def expire_yellow_cards() -> int:
 @shared_task(name="players.tasks.send_email", acks_late=True, autoretry_for=(smtplib.SMTPException, OSError),
              retry_backoff=30, retry_backoff_max=600, max_retries=6)
 def send_email(message: dict) -> int:
-    """Send one rendered message (players.mail): the confirmation of an address, a password reset, a notice."""
-    return messages_send([message_from_data(message)])
+    """Send one rendered message (players.mail): the confirmation of an address, a password reset, a notice. A
+    message that names its record (players.models.SentEmail) stamps it once the mail server took it."""
+    sent = messages_send([message_from_data(message)])
+    if message.get("record"):
+        SentEmail.objects.filter(pk=message["record"], sent_at__isnull=True).update(sent_at=timezone.now())
+    return sent
 
 
-def email_later(message: EmailMessage) -> None:
+def email_later(message: EmailMessage, *, record: int | None = None) -> None:
     """Hand a rendered message to the worker once the request's transaction commits (at once outside one). In
     process (no broker) it is sent there and then; with a broker the request waits for it at most
     ENQUEUE_WAIT_SECONDS and never for the mail server."""
     data = message_as_data(message)
+    if record is not None:
+        data["record"] = record
     transaction.on_commit(lambda: _enqueue(data), robust=True)
 
 

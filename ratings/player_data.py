@@ -1,7 +1,7 @@
 """Everything the site holds on one account and the player it is linked to, for the player to download (their
 account page, "Your data"): the account, its addresses and settings, its requests to be linked, the player's
-record, ratings and rating history, games, tournaments, standings, championship results, their own sanctions, and
-their entries in tournaments with the army lists they sent (each version: its file's name, hash and address, or
+record, ratings and rating history, games, tournaments, standings, championship results, their own sanctions, the
+emails the site wrote to them (kind, subject, dates), their messages to the board, and their entries in tournaments with the army lists they sent (each version: its file's name, hash and address, or
 its link; its status and the checker's comment; never the file itself nor who checked it).
 
 Of other people it holds only what the public pages show: an opponent's ID and name when that opponent is on the
@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from championship.models import ChampionshipResult, ChampionshipTotal
-from players.models import AccountSettings, OpeningBalance, Player, PlayerClaim
+from players.models import AccountSettings, BoardMessage, OpeningBalance, Player, PlayerClaim, SentEmail
 from players.permissions import own_sanctions, player_of
 from players.selectors import is_public
 from ratings.models import PlayerRating, RatingEvent
@@ -57,6 +57,8 @@ def player_data(*, user) -> dict:
         "exported_at": timezone.localtime().isoformat(),
         "account": _account(user),
         "claims": _claims(user),
+        "emails_sent": _emails_sent(user),
+        "messages_to_the_board": _board_messages(user),
         "player": _player(player, user) if player is not None else None,
     }
 
@@ -76,8 +78,23 @@ def _account(user) -> dict:
         "settings": {
             "rating_emails": settings.rating_emails if settings else True,
             "language": settings.language if settings else None,
+            "emails_turned_off": list(settings.muted) if settings else [],
         },
     }
+
+
+def _emails_sent(user) -> list[dict]:
+    # What the site wrote to the account (players.notices, allauth's): kind, language, subject, when; not the body.
+    return [_row({"kind": row.kind, "language": row.language, "subject": row.subject, "address": row.address,
+                  "written_at": row.created_at, "sent_at": row.sent_at})
+            for row in SentEmail.objects.filter(user=user).order_by("created_at", "id")]
+
+
+def _board_messages(user) -> list[dict]:
+    # The account's own messages to the board; never which member handled them.
+    return [_row({"subject": row.subject, "message": row.body, "reply_to": row.reply_to, "name": row.name,
+                  "written_at": row.created_at, "handled_at": row.handled_at})
+            for row in BoardMessage.objects.filter(user=user).order_by("created_at", "id")]
 
 
 def _claims(user) -> list[dict]:

@@ -47,7 +47,7 @@ def test_the_export_holds_the_account_the_record_and_its_history(client, federat
     me = federation["me"]
     assert data["format"] == "adlg-player-data/1"
     assert data["account"]["email_addresses"] == [{"email": "me@example.org", "verified": True, "primary": True}]
-    assert data["account"]["settings"] == {"rating_emails": True, "language": None}
+    assert data["account"]["settings"] == {"rating_emails": True, "language": None, "emails_turned_off": []}
     record = data["player"]
     assert (record["id"], record["last_name"]) == (me.pk, me.last_name)
     assert record["ratings"] and record["ratings"][0]["system"] == "adlg"
