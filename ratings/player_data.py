@@ -58,7 +58,7 @@ def player_data(*, user) -> dict:
         "account": _account(user),
         "claims": _claims(user),
         "emails_sent": _emails_sent(user),
-        "messages_to_the_board": _board_messages(user),
+        "contact_messages": _board_messages(user),
         "player": _player(player, user) if player is not None else None,
     }
 
