@@ -24,7 +24,7 @@ record
 
 from __future__ import annotations
 
-from email.utils import formataddr, parseaddr
+from email.utils import parseaddr
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
@@ -103,7 +103,10 @@ def site_link(path: str) -> str:
 
 def sender() -> str:
     """The site's name (in the active language) on the configured sending address."""
-    return formataddr((str(settings.SITE_NAME), parseaddr(settings.DEFAULT_FROM_EMAIL)[1]))
+    # Left unencoded: Django encodes a non-ASCII name when it sends (formataddr would encode it here already).
+    name = str(settings.SITE_NAME).replace('"', "").replace("\\", "")
+    return f'"{name}" <{parseaddr(settings.DEFAULT_FROM_EMAIL)[1]}>'
+
 
 
 # --- composing -----------------------------------------------------------------------------------------------------
