@@ -3,7 +3,7 @@ admin (the board's, referees') sign in with their usernames without an address t
 
 - *send_mail*: allauth renders each message (the confirmation of an address, a password reset, "an account
   already exists") in the request, where the page's language and address are known; the worker sends it, after
-  the request's transaction commits (players.tasks.email_later). Nothing waits for a mail server.
+  the request's transaction commits (players.mail.email_later). Nothing waits for a mail server.
 - *email verification*: mandatory for every account that has an address on the site (players sign up with one);
   an account with none at all (made in the admin with a username) signs in as before. Such an account that adds
   an address must confirm it before its next sign-in.
@@ -33,8 +33,8 @@ from adlg_site import words
 from adlg_site.client import client_address
 from players import notices
 from players.accounts import account_language_remember
+from players.mail import email_later
 from players.models import SentEmail
-from players.tasks import email_later
 
 
 class VerifyAddressesStage(EmailVerificationStage):

@@ -26,6 +26,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from players.audit import audit_record
+from players.mail import email_later
 from players.models import BoardMessage
 from players.notices import recipient_address, sender, site_link
 from rules.words import Refused, gettext_noop
@@ -72,8 +73,6 @@ def board_message_write(*, user, reply_to: str, subject: str, body: str, name: s
                                               page=(page or "")[:300])
         addresses = board_addresses()
         if addresses:
-            from players.tasks import email_later  # the tasks import the services that import this module
-
             email_later(_board_email(message, addresses))
     return message
 

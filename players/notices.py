@@ -2,7 +2,7 @@
 returned or accepted, the reminder before the lists' deadline, the lists published, a claim confirmed or refused,
 a sanction recorded, and the list checker's digest of new lists ("tournament rated" is ratings.notifications',
 composed here). The services call them; each writes its email in the recipient's language and hands it to the
-worker once the action's transaction commits (players.tasks.email_later): a mail server that fails delays the
+worker once the action's transaction commits (players.mail.email_later): a mail server that fails delays the
 email (the task retries), never the action.
 
 Terms
@@ -36,6 +36,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from players.mail import email_later
 from players.models import AccountSettings, Player, SentEmail
 
 ENTRIES, LISTS, LIST_REMINDER, LISTS_PUBLISHED = "entries", "lists", "list_reminder", "lists_published"
@@ -157,8 +158,6 @@ def compose(user, kind: str, event: str, context: dict, *, key: str | None = Non
 
 
 def _notify(user, kind: str, event: str, context: dict, *, key: str | None = None) -> bool:
-    from players.tasks import email_later  # the tasks import the services that call this module
-
     composed = compose(user, kind, event, context, key=key)
     if composed is None:
         return False

@@ -13,7 +13,8 @@ from django.core import mail
 from django.urls import reverse
 
 from adlg_site.celery import app
-from players import notices, tasks
+from players import mail as mail_module
+from players import notices
 from players.accounts import account_settings_save
 from players.claims import claim_ask, claim_confirm, claim_refuse
 from players.governance import sanction_give
@@ -141,7 +142,7 @@ def test_a_failed_send_is_retried_and_never_loses_the_action(board, monkeypatch,
                                                            django_capture_on_commit_callbacks):
     user = account("ada@example.org")
     make_player("Lovelace", "Ada", user=user)
-    real = tasks.messages_send
+    real = mail_module.messages_send
     attempts = []
 
     def flaky(messages):
@@ -150,7 +151,7 @@ def test_a_failed_send_is_retried_and_never_loses_the_action(board, monkeypatch,
             raise smtplib.SMTPServerDisconnected("the mail server went away")
         return real(messages)
 
-    monkeypatch.setattr(tasks, "messages_send", flaky)
+    monkeypatch.setattr(mail_module, "messages_send", flaky)
     with django_capture_on_commit_callbacks(execute=True):
         sanction = sanction_give(player=user.player, kind="yellow", reason="Late", user=board)
     assert len(attempts) == 2 and len(mail.outbox) == 1  # retried, then sent
@@ -166,7 +167,7 @@ def test_a_send_that_keeps_failing_leaves_the_action_and_an_unsent_record(board,
     def down(messages):
         raise smtplib.SMTPServerDisconnected("down")
 
-    monkeypatch.setattr(tasks, "messages_send", down)
+    monkeypatch.setattr(mail_module, "messages_send", down)
     with django_capture_on_commit_callbacks(execute=True):
         sanction_give(player=user.player, kind="yellow", reason="Late", user=board)
     assert user.player.sanctions.count() == 1

@@ -101,8 +101,8 @@ def test_the_worker_sends_each_kind_in_the_recipients_language_with_links_on_the
         assert message["List-Unsubscribe"].strip().startswith(f"<{SITE}/accounts/emails/stop/")
     assert sorted(by_recipient["joueuse@example.org"]) == sorted([
         "Votre inscription à Tournoi du Worker est enregistrée",
-        "Le bureau technique a enregistré une sanction : carton jaune",
-        "Tournoi du Worker : votre liste d’armée est attendue au plus tard le " + _date(deadline, "fr"),
+        "Le bureau technique a enregistré une sanction\u00a0: carton jaune",
+        "Tournoi du Worker\u00a0: votre liste d’armée est attendue au plus tard le " + _date(deadline, "fr"),
     ])
     assert by_recipient["player@example.org"] == [
         "Your entry into Tournoi du Worker is recorded",
