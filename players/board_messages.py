@@ -28,7 +28,7 @@ from django.utils import timezone, translation
 from players.audit import audit_record
 from players.mail import email_later
 from players.models import BoardMessage
-from players.notices import recipient_address, sender, site_link
+from players.notices import one_line, recipient_address, sender, site_link
 from rules.words import Refused, gettext_noop
 
 SUBJECT_LIMIT, BODY_LIMIT = 150, 5000
@@ -80,7 +80,7 @@ def board_message_write(*, user, reply_to: str, subject: str, body: str, name: s
 def _board_email(message: BoardMessage, addresses: list[str]) -> EmailMessage:
     with translation.override(settings.LANGUAGE_CODE):
         context = {"message": message, "queue_url": site_link(reverse("board:messages"))}
-        subject = " ".join(render_to_string("emails/board_message_subject.txt", context).split())
+        subject = one_line(render_to_string("emails/board_message_subject.txt", context))
         body = render_to_string("emails/board_message_message.txt", context)
         from_email = sender()
     return EmailMessage(subject=subject, body=body, from_email=from_email, to=addresses,

@@ -24,6 +24,7 @@ record
 
 from __future__ import annotations
 
+import re
 from email.utils import parseaddr
 
 from allauth.account.models import EmailAddress
@@ -98,6 +99,12 @@ def opt_out_read(token: str) -> tuple[int, str] | None:
     return (user_id, kind) if isinstance(user_id, int) and kind in KINDS else None
 
 
+def one_line(text: str) -> str:
+    """A template's text as a subject: its line breaks and runs of spaces made one space; a no-break space (French
+    puts one before a colon) stays."""
+    return re.sub(r"[ \t\r\n]+", " ", text).strip()
+
+
 def site_link(path: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
 
@@ -144,7 +151,7 @@ def compose(user, kind: str, event: str, context: dict, *, key: str | None = Non
         context = {**context, "name": greeting_name(user, address), "site_name": str(settings.SITE_NAME),
                    "stop_url": stop_url, "account_url": site_link(reverse("account")), "kind": KINDS[kind],
                    "site_url": settings.SITE_URL.rstrip("/")}
-        subject = " ".join(render_to_string(f"emails/{event}_subject.txt", context).split())
+        subject = one_line(render_to_string(f"emails/{event}_subject.txt", context))
         body = render_to_string(f"emails/{event}_message.txt", context)
         from_email = sender()
     headers = {"List-Unsubscribe": f"<{stop_url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
