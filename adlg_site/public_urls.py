@@ -3,6 +3,7 @@
 from django.urls import path
 
 from championship import views as championship
+from players import email_views
 from players import views as players
 from ratings import views as ratings
 from tournaments import views as tournaments
@@ -20,6 +21,7 @@ urlpatterns = [
     path("ratings/<slug:system>/ratings.xlsx", ratings.rating_list_xlsx, name="rating_list_xlsx"),
     path("rules/", ratings.rules, name="rules"),
     path("notices/", players.notices, name="notices"),
+    path("write-to-the-board/", email_views.board_write, name="board_write"),
     path("tournaments/", tournaments.tournament_list_view, name="tournament_list"),
     path("tournaments/<int:tournament_id>/", tournaments.tournament_detail_view, name="tournament_detail"),
     path("tournaments/<int:tournament_id>/live/", live.live_page, name="live_page"),

@@ -3,7 +3,7 @@ admin (the board's, referees') sign in with their usernames without an address t
 
 - *send_mail*: allauth renders each message (the confirmation of an address, a password reset, "an account
   already exists") in the request, where the page's language and address are known; the worker sends it, after
-  the request's transaction commits (players.tasks.email_later). Nothing waits for a mail server.
+  the request's transaction commits (players.mail.email_later). Nothing waits for a mail server.
 - *email verification*: mandatory for every account that has an address on the site (players sign up with one);
   an account with none at all (made in the admin with a username) signs in as before. Such an account that adds
   an address must confirm it before its next sign-in.
@@ -33,9 +33,11 @@ from django.urls import reverse
 
 from adlg_site import words
 from adlg_site.client import client_address
+from players import notices
 from players.accounts import account_language_remember
 from players.context_processors import role_home
-from players.tasks import email_later
+from players.mail import email_later
+from players.models import SentEmail
 
 
 class VerifyAddressesStage(EmailVerificationStage):
@@ -68,10 +70,12 @@ class AuthenticationBackend(AllauthBackend):
 
 
 class SiteOfTheLinks:
-    """What allauth's email templates call the current site (its name, its domain), read from SITE_URL."""
+    """What allauth's email templates call the current site: its name (settings.SITE_NAME, in the email's
+    language), its domain read from SITE_URL."""
 
     def __init__(self):
-        self.domain = self.name = urlsplit(settings.SITE_URL).netloc
+        self.domain = urlsplit(settings.SITE_URL).netloc
+        self.name = str(settings.SITE_NAME)
 
 
 def site_link(path: str) -> str:
@@ -85,10 +89,26 @@ class AccountAdapter(DefaultAccountAdapter):
         rendered = {"request": request, "email": email}
         rendered.update(context)
         rendered["current_site"] = SiteOfTheLinks()
+        rendered["site_url"] = settings.SITE_URL.rstrip("/")
         # The "unknown account" email's link is built by allauth from the request, past the methods below.
         if "signup_url" in rendered:
             rendered["signup_url"] = site_link(reverse("account_signup"))
-        email_later(self.render_mail(template_prefix, email, rendered))
+        message = self.render_mail(template_prefix, email, rendered)
+        email_later(message, record=self._recorded(message, email, context.get("user")))
+
+    def _recorded(self, message, email: str, user) -> int | None:
+        """The email in its account's record of emails (players.models.SentEmail), when the address has one."""
+        if user is None or not getattr(user, "pk", None):
+            user = next((row.user for row in EmailAddress.objects.filter(email__iexact=email).select_related("user")),
+                        None)
+        if user is None:
+            return None
+        return SentEmail.objects.create(user=user, address=email, kind=notices.ACCOUNT,
+                                        language=words.language(), subject=str(message.subject)[:300]).pk
+
+    def get_from_email(self) -> str:
+        """The site's name, in the email's language, on the configured address (allauth's default has none)."""
+        return notices.sender()
 
     def get_reset_password_from_key_url(self, key: str) -> str:
         path = reverse("account_reset_password_from_key", kwargs={"uidb36": "UID", "key": "KEY"})

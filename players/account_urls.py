@@ -5,7 +5,7 @@ and the like (its sign-in and sign-out resolve to the views here, listed first).
 
 from django.urls import include, path
 
-from players import account_views
+from players import account_views, email_views
 
 urlpatterns = [
     path("login/", account_views.LoginView.as_view(), name="login"),
@@ -17,6 +17,7 @@ urlpatterns = [
     path("claim/cancel/", account_views.claim_cancel_view, name="account_claim_cancel"),
     path("claim/code/", account_views.claim_code_view, name="account_claim_code"),
     path("claim/token/<str:token>/", account_views.claim_token_view, name="account_claim_token"),
+    path("emails/stop/<str:token>/", email_views.email_stop, name="email_stop"),
     path("close/", account_views.account_close_view, name="account_close"),
     path("password/change/", account_views.PasswordChangeView.as_view(), name="account_change_password"),
     path("", include("allauth.account.urls")),

@@ -37,7 +37,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from adlg_site.inputs import whole_number
 from adlg_site.limits import failure_count, failures_wait, rate_limited, too_many_requests
 from adlg_site.words import refusal_sentence
-from players import permissions
+from players import notices, permissions
 from players.accounts import AccountError, account_close, account_settings, account_settings_save, close_problem
 from players.claims import (
     ClaimError,
@@ -153,8 +153,8 @@ class LogoutView(auth_views.LogoutView):
 
 
 class SettingsForm(forms.Form):
-    rating_emails = forms.BooleanField(
-        label=gettext_lazy("Email me when a tournament I played is rated, with my new rating"), required=False)
+    kinds = forms.MultipleChoiceField(label=gettext_lazy("Email me about"), choices=list(notices.KINDS.items()),
+                                      required=False, widget=forms.CheckboxSelectMultiple)
     language = forms.ChoiceField(label=gettext_lazy("Language of the emails"), choices=settings.LANGUAGES)
 
 
@@ -165,10 +165,12 @@ def account_page(request):
     user = request.user
     current = account_settings(user)
     form = SettingsForm(request.POST if request.method == "POST" else None,
-                        initial={"rating_emails": current.rating_emails, "language": current.language})
+                        initial={"kinds": sorted(notices.kinds_wanted(user)), "language": current.language})
     if request.method == "POST" and form.is_valid():
-        account_settings_save(user=user, rating_emails=form.cleaned_data["rating_emails"],
+        wanted = set(form.cleaned_data["kinds"])
+        account_settings_save(user=user, rating_emails=notices.TOURNAMENT_RATED in wanted,
                               language=form.cleaned_data["language"])
+        notices.kinds_save(user=user, wanted=wanted)
         messages.success(request, _("Your email settings are saved."))
         return redirect("account")
     player = Player.objects.filter(user=user).select_related("club", "country").first()

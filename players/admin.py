@@ -9,7 +9,7 @@ from players.account_views import AdminSignInForm
 from players.admin_forms import ClubForm, PlayerForm
 from players.admin_mixins import AuditedAdmin, InternalAdmin, PlayerSearchAdmin, ReadOnlyAdmin
 from players.audit import audit_described
-from players.models import AuditEntry, Club, Country, OpeningBalance, Player, RetiredId, Sanction
+from players.models import AuditEntry, Club, Country, OpeningBalance, Player, RetiredId, Sanction, SentEmail
 from players.services import next_free_id_preview, player_ids_allocate
 from ratings.requests import replay_request
 
@@ -130,6 +130,16 @@ class AuditEntryAdmin(ReadOnlyAdmin):
     @admin.display(description=_("object"))
     def object_name(self, entry):
         return entry.object_name
+
+
+@admin.register(SentEmail)
+class SentEmailAdmin(ReadOnlyAdmin):
+    """What the site wrote to whom (players.notices): a send that failed shows no "sent at"."""
+
+    list_display = ["created_at", "address", "kind", "language", "subject", "sent_at"]
+    list_filter = ["kind", "language"]
+    search_fields = ["address", "subject"]
+    date_hierarchy = "created_at"
 
 
 # The admin's sign-in refuses a name longer than any account's, as the site's does (players.account_views).

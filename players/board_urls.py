@@ -3,7 +3,7 @@ the board and the referees (tournaments.board_urls)."""
 
 from django.urls import include, path
 
-from players import board_views
+from players import board_views, email_views
 
 app_name = "board"
 
@@ -17,6 +17,8 @@ urlpatterns = [
     path("claims/<int:pk>/decide/", board_views.claim_decide, name="claim_decide"),
     path("players/<int:player_id>/claim-code/", board_views.claim_code, name="claim_code"),
     path("players/<int:player_id>/unlink/", board_views.unlink, name="player_unlink"),
+    path("messages/", email_views.board_messages_page, name="messages"),
+    path("messages/<int:pk>/handle/", email_views.board_message_handle_view, name="message_handle"),
     path("audit/", board_views.audit, name="audit"),
     path("", include("tournaments.board_urls")),
 ]

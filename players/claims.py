@@ -39,6 +39,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from adlg_site import tokens
+from players import notices
 from players.audit import audit_record
 from players.models import ClaimToken, Player, PlayerClaim
 from rules.words import Refused, gettext_noop
@@ -273,6 +274,7 @@ def claim_confirm(*, claim: PlayerClaim, user, checked_how: str, note: str) -> P
                              f"on the player's word)",
                      changes={"player": player.pk, "account": claim.user_id, "checked_how": checked_how,
                               "note": claim.check_note})
+        notices.claim_decided(claim)
     return claim
 
 
@@ -293,6 +295,7 @@ def claim_refuse(*, claim: PlayerClaim, user, reason: str) -> PlayerClaim:
         audit_record(user=user, action="claim_refuse", obj=claim,
                      summary=f"Request of account {claim.user_id} for player {claim.player_id} refused",
                      changes={"player": claim.player_id, "account": claim.user_id, "reason": claim.reason})
+        notices.claim_decided(claim)
     return claim
 
 

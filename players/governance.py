@@ -31,6 +31,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.formats import date_format
 
+from players import notices
 from players.audit import audit_record, model_changes, snapshot
 from players.models import SPARE_ID, OpeningBalance, Player, RetiredId, Sanction
 from ratings.requests import replay_request
@@ -168,6 +169,7 @@ def player_exclude(*, player: Player, reason: str, user, decided_on: date | None
         audit_record(user=user, action="player_exclude", obj=player,
                      summary=f"Player {player.pk} excluded, ID retired (sanction #{sanction.pk})",
                      changes={**model_changes(player, before), "sanction": sanction.pk})
+        notices.sanction_recorded(sanction)
         # An exclusion voids the player's games for everyone from the first one: replay those systems from
         # scratch (exclusions are rare; from scratch is always right).
         for code in sorted(_player_systems([player.pk])):
@@ -223,6 +225,7 @@ def sanction_give(*, player: Player, kind: str, reason: str, user, decided_on: d
                      changes={"player": player.pk, "kind": kind, "decided_on": decided_on.isoformat(),
                               "expires_on": sanction.expires_on.isoformat() if sanction.expires_on else None,
                               "tournament": tournament.pk if tournament is not None else None})
+        notices.sanction_recorded(sanction)
     return sanction
 
 

@@ -274,6 +274,8 @@ class AccountSettings(models.Model):
     rating_emails = models.BooleanField(_("email me when a tournament I played is rated"), default=True)
     language = models.CharField(_("language of the emails"), max_length=8, choices=settings.LANGUAGES,
                                 default=settings.LANGUAGE_CODE)
+    # The kinds of notice the account turned off (players.notices.KINDS), but the rating emails' own field.
+    muted = models.JSONField(_("emails turned off"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("account settings")
@@ -389,3 +391,52 @@ class RatingNotice(models.Model):
 
     def __str__(self) -> str:
         return f"rating email of tournament {self.tournament_id}"
+
+
+class SentEmail(models.Model):
+    """One email the site wrote to an account (players.notices, allauth's): recorded when the action that causes
+    it commits, stamped `sent_at` by the worker once the mail server took it. `key` makes a notice idempotent (a
+    reminder is sent once per entry, a digest once per tournament and day). Shown to its account in "my data"."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True,
+                             related_name="sent_emails", verbose_name=_("account"))
+    address = models.EmailField(_("address"))
+    kind = models.CharField(_("kind"), max_length=40)
+    language = models.CharField(_("language"), max_length=8)
+    subject = models.CharField(_("subject"), max_length=300)
+    key = models.CharField(max_length=120, unique=True, null=True, blank=True)
+    created_at = models.DateTimeField(_("written at"), auto_now_add=True)
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("email sent")
+        verbose_name_plural = _("emails sent")
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.address}"
+
+
+class BoardMessage(models.Model):
+    """A message written to the technical board with the site's form (players.board_messages): kept in the
+    board's queue until a member marks it handled, and emailed to the board's addresses."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                             related_name="board_messages", verbose_name=_("account"))
+    reply_to = models.EmailField(_("reply address"))
+    name = models.CharField(_("name"), max_length=120, blank=True)
+    subject = models.CharField(_("subject"), max_length=150)
+    body = models.TextField(_("message"), max_length=5000)
+    page = models.CharField(_("written from"), max_length=300, blank=True)
+    created_at = models.DateTimeField(_("written at"), auto_now_add=True)
+    handled_at = models.DateTimeField(_("handled at"), null=True, blank=True)
+    handled_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+", verbose_name=_("handled by"))
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("message to the board")
+        verbose_name_plural = _("messages to the board")
+
+    def __str__(self) -> str:
+        return f"message #{self.pk}: {self.subject}"

@@ -12,7 +12,8 @@ rating notice
     sends: a tournament's emails go out once, whatever replays and retries follow.
 recipient
     A player of the tournament with rated games in it whose account is active, has a confirmed address and has
-    not turned these emails off (account settings, on by default). The email speaks the account's language.
+    not turned these emails off (account settings, on by default; players.notices, whose one-click link in the
+    footer turns them off too). The email speaks the account's language.
 """
 
 from __future__ import annotations
@@ -20,16 +21,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
-from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.db import transaction
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 
+from players import notices
 from players.mail import messages_send
-from players.models import AccountSettings, Player, RatingNotice
+from players.models import AccountSettings, Player, RatingNotice, SentEmail
 from ratings.models import RatingEvent
 from tournaments.models import Tournament
 
@@ -58,6 +58,7 @@ def rating_emails_send() -> int:
             notice.save(update_fields=["sent_at", "recipients"])
         try:
             sent += messages_send(messages)
+            SentEmail.objects.filter(pk__in=[m.record for m in messages]).update(sent_at=timezone.now())
         except Exception:  # stamped before sending: these are not sent twice, and the next notices still go
             logger.exception("the rating emails of tournament %s could not be sent", notice.tournament_id)
 
@@ -77,39 +78,26 @@ def rating_changes(tournament: Tournament) -> dict[int, tuple[int, int]]:
 
 
 def rating_messages(*, tournament_id: int) -> list[EmailMessage]:
+    """The emails of a rated tournament, each recorded (players.notices.compose; its SentEmail's ID on the message
+    as `record`)."""
     tournament = Tournament.objects.select_related("system").filter(pk=tournament_id).first()
     if tournament is None:
         return []
     changes = rating_changes(tournament)
     players = list(Player.objects.filter(pk__in=list(changes), user__isnull=False, user__is_active=True)
                    .select_related("user"))
-    users = [player.user_id for player in players]
-    chosen = {row.user_id: row for row in AccountSettings.objects.filter(user_id__in=users)}
-    addresses: dict[int, str] = {}
-    for user_id, email in (EmailAddress.objects.filter(user_id__in=users, verified=True)
-                           .order_by("user_id", "-primary", "id").values_list("user_id", "email")):
-        addresses.setdefault(user_id, email)
+    chosen = {row.user_id: row for row in AccountSettings.objects.filter(user_id__in=[p.user_id for p in players])}
+    site = settings.SITE_URL.rstrip("/")
     messages = []
     for player in players:
-        own = chosen.get(player.user_id) or AccountSettings(user_id=player.user_id)
-        address = addresses.get(player.user_id)
-        if not own.rating_emails or address is None:
-            continue
         before, after = changes[player.pk]
-        messages.append(_message(tournament, player, address, own.language, before, after))
-    return messages
-
-
-def _message(tournament: Tournament, player: Player, address: str, language: str, before: int,
-             after: int) -> EmailMessage:
-    site = settings.SITE_URL.rstrip("/")
-    with translation.override(language or settings.LANGUAGE_CODE):
-        context = {
+        composed = notices.compose(player.user, notices.TOURNAMENT_RATED, "tournament_rated", {
             "tournament": tournament, "player": player, "before": before, "after": after, "change": after - before,
             "player_url": site + reverse("player_detail", args=[player.pk]),
             "tournament_url": site + reverse("tournament_detail", args=[tournament.pk]),
-            "account_url": site + reverse("account"),
-        }
-        subject = " ".join(render_to_string("emails/tournament_rated_subject.txt", context).split())
-        body = render_to_string("emails/tournament_rated_message.txt", context)
-    return EmailMessage(subject=subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=[address])
+        }, own=chosen.get(player.user_id))
+        if composed is not None:
+            message, record = composed
+            message.record = record.pk
+            messages.append(message)
+    return messages

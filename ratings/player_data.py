@@ -1,8 +1,10 @@
 """Everything the site holds on one account and the player it is linked to, for the player to download (their
 account page, "Your data"): the account, its addresses and settings, its requests to be linked, the player's
-record, ratings and rating history, games, tournaments, standings, championship results, their own sanctions, and
-their entries in tournaments with the army lists they sent (each version: its file's name, hash and address, or
-its link; its status and the checker's comment; never the file itself nor who checked it).
+record, ratings and rating history, games, tournaments, standings, championship results, their own sanctions, the
+emails the site wrote to them (kind, subject, dates), their messages to the board, and their entries in
+tournaments with the army lists they sent (each version: its file's name, hash and address, or its link; its
+status and the checker's comment; never the file itself nor who checked it). Every model that names a player or
+an account is either here or excluded with its reason (EXCLUDED; tests/accounts/test_my_data_complete.py).
 
 Of other people it holds only what the public pages show: an opponent's ID and name when that opponent is on the
 public lists, a tournament's name, dates and place. Never another player's sanction, never who recorded a
@@ -21,13 +23,67 @@ from django.urls import reverse
 from django.utils import timezone
 
 from championship.models import ChampionshipResult, ChampionshipTotal
-from players.models import AccountSettings, OpeningBalance, Player, PlayerClaim
+from players.models import AccountSettings, BoardMessage, OpeningBalance, Player, PlayerClaim, SentEmail
 from players.permissions import own_sanctions, player_of
 from players.selectors import is_public
 from ratings.models import PlayerRating, RatingEvent
 from tournaments.models import ArmyList, Entry, Game, Registration, Standing
 
 FORMAT = "adlg-player-data/1"
+
+# Every foreign key to a player or an account, by (model, field): where the export holds its rows (a dotted path
+# in the result), or why it leaves them out. tests/accounts/test_my_data_complete.py walks the models against both.
+EXPORTED = {
+    ("account.EmailAddress", "user"): "account.email_addresses",
+    ("players.AccountSettings", "user"): "account.settings",
+    ("players.PlayerClaim", "user"): "claims",
+    ("players.PlayerClaim", "player"): "claims",
+    ("players.SentEmail", "user"): "emails_sent",
+    ("players.BoardMessage", "user"): "contact_messages",
+    ("players.Player", "user"): "player",
+    ("players.Player", "merged_into"): "player.merged_records",
+    ("players.OpeningBalance", "player"): "player.opening_balances",
+    ("players.Sanction", "player"): "player.sanctions",
+    ("ratings.PlayerRating", "player"): "player.ratings",
+    ("ratings.RatingEvent", "player"): "player.rating_history",
+    ("tournaments.Registration", "player"): "player.tournaments",
+    ("tournaments.Standing", "player"): "player.tournaments",
+    ("tournaments.Entry", "player"): "player.entries",
+    ("tournaments.ArmyList", "submitted_by"): "player.entries",
+    ("tournaments.Game", "player_a"): "player.games",
+    ("tournaments.Game", "player_b"): "player.games",
+    ("championship.ChampionshipResult", "player"): "player.championship.results",
+    ("championship.ChampionshipTotal", "player"): "player.championship.totals",
+}
+_BOARD_ACT = "who on the board did it: the board's act, never shown to the person it concerns"
+_REFEREE_ACT = "a referee's or checker's act on a tournament: a fact of the tournament, public on its pages"
+EXCLUDED = {
+    ("admin.LogEntry", "user"): "the admin's own log of a board member's changes (the audit log's twin)",
+    ("authtoken.Token", "user"): "an API key: a secret, not data about the person",
+    ("authtoken.TokenProxy", "user"): "an API key: a secret, not data about the person",
+    ("players.AuditEntry", "user"): "the audit log of the board's and referees' acts, kept for the federation",
+    ("players.Sanction", "created_by"): _BOARD_ACT,
+    ("players.PlayerClaim", "decided_by"): _BOARD_ACT,
+    ("players.BoardMessage", "handled_by"): _BOARD_ACT,
+    ("players.ClaimToken", "created_by"): _BOARD_ACT,
+    ("players.ClaimToken", "player"): "a claim code's or private link's proof, stored only as a digest; the link it "
+                                      "made is in claims and in the player's record",
+    ("players.ClaimToken", "used_by"): "the same proof, once used: the link it made is in claims",
+    ("ratings.RatingEvent", "opponent"): "another player's rating event; the player's own event of the same game "
+                                         "is in rating_history",
+    ("ratings.ClosedYear", "closed_by"): _BOARD_ACT,
+    ("tournaments.Tournament", "referees"): _REFEREE_ACT,
+    ("tournaments.Announcement", "list_checker"): _REFEREE_ACT,
+    ("tournaments.ArmyList", "checked_by"): _REFEREE_ACT,
+    ("tournaments.Sheet", "uploaded_by"): _REFEREE_ACT,
+    ("tournaments.LiveTournament", "started_by"): _REFEREE_ACT,
+    ("tournaments.LiveTournament", "handed_over_by"): _REFEREE_ACT,
+    ("tournaments.LiveTable", "entered_by"): _REFEREE_ACT,
+    ("tournaments.LiveDiscardedDraw", "discarded_by"): _REFEREE_ACT,
+    ("tournaments.LiveEntrant", "player"): "the tournament day's working state (its private link's digest, its "
+                                           "table); once published, its results are the tournaments and games here",
+    ("tournaments.UploadAttempt", "user"): "a count of result-sheet uploads for their limit, forgotten within a day",
+}
 
 
 def _value(value):
@@ -57,6 +113,8 @@ def player_data(*, user) -> dict:
         "exported_at": timezone.localtime().isoformat(),
         "account": _account(user),
         "claims": _claims(user),
+        "emails_sent": _emails_sent(user),
+        "contact_messages": _board_messages(user),
         "player": _player(player, user) if player is not None else None,
     }
 
@@ -76,8 +134,23 @@ def _account(user) -> dict:
         "settings": {
             "rating_emails": settings.rating_emails if settings else True,
             "language": settings.language if settings else None,
+            "emails_turned_off": list(settings.muted) if settings else [],
         },
     }
+
+
+def _emails_sent(user) -> list[dict]:
+    # What the site wrote to the account (players.notices, allauth's): kind, language, subject, when; not the body.
+    return [_row({"kind": row.kind, "language": row.language, "subject": row.subject, "address": row.address,
+                  "written_at": row.created_at, "sent_at": row.sent_at})
+            for row in SentEmail.objects.filter(user=user).order_by("created_at", "id")]
+
+
+def _board_messages(user) -> list[dict]:
+    # The account's own messages to the board; never which member handled them.
+    return [_row({"subject": row.subject, "message": row.body, "reply_to": row.reply_to, "name": row.name,
+                  "written_at": row.created_at, "handled_at": row.handled_at})
+            for row in BoardMessage.objects.filter(user=user).order_by("created_at", "id")]
 
 
 def _claims(user) -> list[dict]:

@@ -7,6 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from celery.schedules import crontab
+from django.utils.translation import gettext_lazy
 
 from adlg_site.env import (
     env_bool,
@@ -112,6 +113,8 @@ RATE_LIMITS = {
     # A claim token's page and the claim code's form, per account (both need one) or address: a person opens a
     # link or types a code a few times; a script trying codes meets the limit long before one (2^80 of them).
     "claim_token": "10/m",
+    # The form that writes to the technical board, per account or address: a person writes a few messages a day.
+    "board_write": "5/h",
 
 
     # The tournament day. A hall's phones share the venue Wi-Fi's one address (a mobile carrier's NAT puts many
@@ -252,6 +255,11 @@ DEFAULT_FROM_EMAIL = env_email("EMAIL_FROM", "AdlG Federation <noreply@localhost
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # The site's address as emails the worker writes link to it (no request there to read it from).
 SITE_URL = env_url("SITE_URL", "http://127.0.0.1:8000")
+# The name every email and its sender speak in (players.notices, allauth's emails), in the recipient's language.
+SITE_NAME = gettext_lazy("AdlG Federation")
+# Where a message written to the board with the site's form goes (BOARD_EMAILS, comma-separated), besides the
+# board's queue page; none set: the confirmed addresses of the board's accounts.
+BOARD_EMAILS = [a.strip() for a in os.environ.get("BOARD_EMAILS", "").split(",") if a.strip()]
 
 # Result sheets are refused above 5 MB (RESULT_SHEET.md); the request body limit stops bigger uploads
 # before Django reads them into memory.
@@ -375,6 +383,13 @@ CELERY_BEAT_SCHEDULE = {
     "send-rating-emails": {
         "task": "ratings.tasks.send_rating_emails",
         "schedule": 300.0,
+    },
+    # Before the tournament: the reminder of a missing list (once per entry), the lists published (once per
+    # entry), the list checkers' digest of new lists (once per tournament, checker and day). Each is idempotent:
+    # the hourly run sends only what no earlier run sent.
+    "before-the-day-emails": {
+        "task": "tournaments.tasks.send_before_the_day_emails",
+        "schedule": crontab(minute=5),
     },
 }
 

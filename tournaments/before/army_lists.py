@@ -47,6 +47,7 @@ from django.utils import timezone
 from pypdf import PdfReader
 from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, NameObject
 
+from players import notices
 from players.audit import audit_record
 from players.permissions import can_check_lists, is_entry_player
 from rules.charter import IdenticalLists, identical_lists
@@ -190,6 +191,7 @@ def army_list_submit(*, user, entry: Entry, army_name: str, army_number: str, fi
                      summary=f"army list of {entry.player_id} for {tournament}",
                      changes={"entry": entry.pk, "army": army_name, "army_number": army_number, "kind": row.kind,
                               "sha256": row.sha256, "url": row.url, "late": row.late})
+        notices.list_received(row)
     return row
 
 
@@ -222,6 +224,7 @@ def army_list_check(*, user, army_list: ArmyList, compliant: bool, comment: str 
         audit_record(user=user, action="army_list_check", obj=latest,
                      summary=f"army list of {entry.player_id} for {entry.tournament_id}: {latest.status}",
                      changes={"status": [before, latest.status], **({"comment": comment} if comment else {})})
+        notices.list_checked(latest)
     return latest
 
 

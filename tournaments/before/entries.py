@@ -39,6 +39,7 @@ from datetime import date
 from django.db import transaction
 from django.utils import timezone
 
+from players import notices
 from players.audit import audit_record
 from players.models import Player
 from players.permissions import can_check_lists, can_manage_entries, is_entry_player, player_of, spare_only
@@ -179,6 +180,7 @@ def entry_register(*, user, tournament: Tournament, pool: str, listed_without_na
                      summary=f"{player} enters {tournament} (pool {pool})",
                      changes={"status": [before, Entry.ENTERED], "pool": pool, "as_spare": as_spare,
                               "listed_without_name": listed_without_name})
+        notices.entry_recorded(entry)
     return entry
 
 
@@ -217,6 +219,8 @@ def _status_change(*, user, entry: Entry, status: str, reason: str, action: str)
         locked.save(update_fields=["status", "reason", "changed_at"])
         audit_record(user=user, action=action, obj=locked, summary=f"{locked.player_id} in {locked.tournament_id}: "
                      f"{status}", changes={"status": [before, status], **({"reason": reason} if reason else {})})
+        if status == Entry.REFUSED:
+            notices.entry_refused(locked)
     return locked
 
 
