@@ -69,9 +69,10 @@ def federation_load(federation) -> None:
     with connection.cursor() as django_cursor:
         cursor = django_cursor.cursor
         _copy(cursor, Club, ("id", "name", "country_id"), ((i, name, "FR") for name, i in club_id.items()))
-        _copy(cursor, Player, ("id", "last_name", "first_name", "search_name", "country_id", "created_at"),
-              ((pid, f"Player{pid}", "Synthetic", fold_name(f"Synthetic Player{pid}"), countries[pid % 7], "2024-01-01")
-               for pid in federation.players))
+        _copy(cursor, Player, ("id", "last_name", "first_name", "search_name", "country_id", "created_at",
+                               "link_proof"),
+              ((pid, f"Player{pid}", "Synthetic", fold_name(f"Synthetic Player{pid}"), countries[pid % 7], "2024-01-01",
+                Player.PROOF_ADMIN) for pid in federation.players))
         _copy(cursor, Tournament, ("id", "system_id", "name", "start_date", "end_date", "city", "country_id",
                                    "referee_name", "format", "pools", "rounds", "worlds", "official", "status",
                                    "override_reason", "exception_approved", "exception_reason", "created_at"),
