@@ -45,6 +45,7 @@ from players.claims import (
     claim_ask,
     claim_cancel,
     claim_problem,
+    claim_token_player,
     confirmed_email,
     player_claim_by_code,
     player_claim_by_token,
@@ -320,7 +321,8 @@ def claim_token_view(request, token: str):
             "id": player.pk, "name": player.full_name})
         return redirect("account")
     return render(request, "account/claim_token.html", {"linked": permissions.player_of(request.user),
-                                                         "unproved": permissions.link_unproved(request.user)})
+                                                         "unproved": permissions.link_unproved(request.user),
+                                                         "record": claim_token_player(token)})
 
 
 # --- the current password -------------------------------------------------------------------------------------------

@@ -376,6 +376,14 @@ def claim_by_private_link(*, user, player: Player | None, tournament) -> Player:
         return player_claim_by_token(user=user, token=claim_token_issue(player=player, tournament=tournament))
 
 
+def claim_token_player(token: str) -> Player | None:
+    """The record a tournament day's claim token would link, while the token can still be used (read only: the page
+    that asks to confirm names the record, so the player sees it is theirs)."""
+    row = tokens.find(ClaimToken.objects.filter(kind=ClaimToken.LINK, used_at__isnull=True,
+                                                expires_at__gt=timezone.now()).select_related("player"), token)
+    return row.player if row is not None else None
+
+
 def player_claim_by_token(*, user, token: str, code: bool = False) -> Player:
     """Link `user` to the player the token (or the claim code) was made for, at once (no board): it proves the
     account's holder is that player. Single use; refused when expired, used, of a record that cannot be claimed,

@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from players.audit import audit_trail
@@ -272,3 +273,13 @@ def test_a_token_of_an_excluded_or_merged_record_is_refused():
 def test_a_token_needs_a_signed_in_account():
     with pytest.raises(ClaimError, match="Sign in"):
         player_claim_by_token(user=AnonymousUser(), token=claim_token_issue(player=f.player()))
+
+
+def test_the_page_of_a_token_names_the_record_it_would_link_and_spends_nothing(client):
+    player = f.player("Lefèvre", "Odile")
+    token = claim_token_issue(player=player, tournament=f.tournament(start=timezone.localdate()))
+    client.force_login(account())
+    page = client.get(reverse("account_claim_token", args=[token])).content.decode()
+    assert "Odile Lefèvre" in page and str(player.pk) in page
+    assert ClaimToken.objects.get().used_at is None and player_of(Player.objects.get(pk=player.pk).user) is None
+    assert "Odile" not in client.get(reverse("account_claim_token", args=["not-a-token"])).content.decode()
