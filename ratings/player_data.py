@@ -69,6 +69,8 @@ EXCLUDED = {
     ("players.ClaimToken", "player"): "a claim code's or private link's proof, stored only as a digest; the link it "
                                       "made is in claims and in the player's record",
     ("players.ClaimToken", "used_by"): "the same proof, once used: the link it made is in claims",
+    ("tournaments.CalendarLink", "user"): "the personal calendar's secret address, stored only as a digest; the "
+                                          "calendar it gives is the account's entries, exported under entries",
     ("ratings.RatingEvent", "opponent"): "another player's rating event; the player's own event of the same game "
                                          "is in rating_history",
     ("ratings.ClosedYear", "closed_by"): _BOARD_ACT,
