@@ -8,6 +8,7 @@ from datetime import date, timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from players.models import Player
 from tests.entries.conftest import after_deadline, send
@@ -111,7 +112,7 @@ def test_the_private_link_is_on_the_account_page_while_the_day_runs(client, play
     client.force_login(player_user)
     link = entrant_link_path(live.entrants.get(player=linked_player))
     assert link in _section(client)
-    live.published_at = live.tournament.start_date
+    live.published_at = timezone.now()
     live.save(update_fields=["published_at"])
     assert link not in _section(client)
 
