@@ -220,6 +220,7 @@ LOGOUT_REDIRECT_URL = "home"
 # (accounts made in the admin, which have no address to confirm: players.account_adapter). Every message leaves
 # through the worker, never inside the request (players.account_adapter.AccountAdapter.send_mail).
 ACCOUNT_ADAPTER = "players.account_adapter.AccountAdapter"
+ACCOUNT_USER_DISPLAY = "players.account_adapter.user_display"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_UNIQUE_EMAIL = True

@@ -193,3 +193,18 @@ def test_the_boards_home_counts_what_waits_for_it(client):
     labels = re.findall(r'<span class="value">(\d+)</span><span class="label">([^<]+)</span>', waiting)
     assert labels == [("1", "requests to link a record"), ("0", "army lists to check"),
                       ("1", "players with more than one current card"), ("0", "failed replays")]
+
+
+def test_signing_in_names_the_person_never_a_username_allauth_made_for_them(client):
+    user = account("preux.nouveau@example.org")
+    assert user.username != "" and user.username not in "preux.nouveau@example.org"
+    said = client.post(reverse("login"), {"login": "preux.nouveau@example.org", "password": PASSWORD}, follow=True)
+    page = said.content.decode()
+    assert "preux.nouveau@example.org" in page and user.username not in page
+    player = make_player("Preux", "Nouveau")
+    player.user = user
+    player.save(update_fields=["user"])
+    client.logout()
+    page = client.post(reverse("login"), {"login": "preux.nouveau@example.org", "password": PASSWORD},
+                       follow=True).content.decode()
+    assert "Nouveau Preux" in page and user.username not in page
