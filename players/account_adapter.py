@@ -38,7 +38,7 @@ from players.accounts import account_language_remember
 from players.context_processors import role_home
 from players.mail import email_later
 from players.models import SentEmail
-from players.selectors import person_name
+from players.selectors import account_address, person_name
 
 
 class VerifyAddressesStage(EmailVerificationStage):
@@ -156,5 +156,4 @@ def user_display(user) -> str:
     """How allauth's pages and messages name an account ("Signed in as …"): the person's name, else the address it
     signs in with, else its username. A player who signed up with an address never chose a username (allauth
     makes one from the address), so none is shown to them."""
-    return person_name(user) or EmailAddress.objects.filter(user=user).order_by("-primary", "id").values_list(
-        "email", flat=True).first() or user.email or user.get_username()
+    return person_name(user) or account_address(user) or user.get_username()

@@ -46,13 +46,12 @@ from players.claims import (
     claim_cancel,
     claim_problem,
     claim_token_player,
-    confirmed_email,
     player_claim_by_code,
     player_claim_by_token,
     record_problem,
 )
 from players.models import Player, PlayerClaim
-from players.selectors import player_search
+from players.selectors import confirmed_email, player_search
 from ratings.player_data import player_data
 from ratings.selectors import country_name
 from tournaments.before.my_entries import my_entries

@@ -33,7 +33,6 @@ from players.claims import (
     claim_confirm,
     claim_refuse,
     claims_pending,
-    confirmed_email,
     player_unlink,
 )
 from players.governance import (
@@ -45,7 +44,7 @@ from players.governance import (
     sanction_withdraw,
 )
 from players.models import AuditEntry, Player, PlayerClaim, RetiredId, Sanction
-from players.selectors import player_search_q, players_with_cards_to_review
+from players.selectors import confirmed_email, player_search_q, players_with_cards_to_review
 from players.services import next_free_id_preview
 from ratings.selectors import failed_replays
 from rules.names import MAX_QUERY, fold_name, search_words

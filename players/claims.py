@@ -33,7 +33,6 @@ import re
 import secrets
 from datetime import datetime, timedelta
 
-from allauth.account.models import EmailAddress
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -42,6 +41,7 @@ from adlg_site import tokens
 from players import notices
 from players.audit import audit_record
 from players.models import ClaimToken, Player, PlayerClaim
+from players.selectors import confirmed_email
 from rules.words import Refused, gettext_noop
 from tournaments.models import Tournament
 
@@ -103,11 +103,6 @@ class ClaimError(Refused, ValueError):
 
 # --- what may be claimed -----------------------------------------------------------------------------------------
 
-
-def confirmed_email(user) -> str | None:
-    """The account's confirmed primary address (or any confirmed one), or None."""
-    rows = EmailAddress.objects.filter(user=user, verified=True).order_by("-primary", "id")
-    return rows.values_list("email", flat=True).first()
 
 
 def _kept_record(player: Player) -> Player:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from allauth.account.models import EmailAddress
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
@@ -24,6 +23,7 @@ from django.utils.translation import gettext_lazy
 
 from players import permissions
 from players.models import Player, PlayerClaim
+from players.selectors import account_address
 from tournaments.live.selectors import referees_a_day_now
 from tournaments.models import Announcement
 
@@ -93,8 +93,7 @@ def account_menu(user) -> AccountMenu:
     referee = board or permissions.is_referee(user)
     label = player.full_name if player is not None else ""
     if not label and not referee:
-        label = (EmailAddress.objects.filter(user=user).order_by("-primary", "id").values_list("email", flat=True)
-                 .first() or user.email)
+        label = account_address(user)
     pending = PlayerClaim.objects.filter(status=PlayerClaim.PENDING).count() if board else 0
     return AccountMenu(label=label or user.get_username(), player=player, referee=referee, board=board,
                        pending_claims=pending, pages=tuple(role_pages(user)))

@@ -27,7 +27,6 @@ from __future__ import annotations
 import re
 from email.utils import parseaddr
 
-from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMessage
@@ -39,6 +38,7 @@ from django.utils.translation import gettext_lazy as _
 
 from players.mail import email_later
 from players.models import AccountSettings, Player, SentEmail
+from players.selectors import confirmed_email
 
 ENTRIES, LISTS, LIST_REMINDER, LISTS_PUBLISHED = "entries", "lists", "list_reminder", "lists_published"
 CLAIMS, SANCTIONS, TOURNAMENT_RATED, LISTS_WAITING = "claims", "sanctions", "tournament_rated", "lists_waiting"
@@ -124,8 +124,7 @@ def recipient_address(user) -> str | None:
     """The account's confirmed address (its primary first), or None."""
     if user is None or not user.is_active:
         return None
-    return (EmailAddress.objects.filter(user=user, verified=True).order_by("-primary", "id")
-            .values_list("email", flat=True).first())
+    return confirmed_email(user)
 
 
 def greeting_name(user, address: str) -> str:

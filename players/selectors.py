@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from allauth.account.models import EmailAddress
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
@@ -146,6 +147,18 @@ def public_notices() -> list[PublicNotice]:
             tournaments[tid] = Tournament(id=tid, name=name, start_date=start, end_date=end, city=city)
         notices.append(PublicNotice(decided_on=decided_on, tournament=tournaments.get(tid)))
     return notices
+
+
+def confirmed_email(user) -> str | None:
+    """The account's confirmed primary address (or any confirmed one), or None."""
+    rows = EmailAddress.objects.filter(user=user, verified=True).order_by("-primary", "id")
+    return rows.values_list("email", flat=True).first()
+
+
+def account_address(user) -> str:
+    """The address an account signs in with, confirmed or not (its primary first), else the user's own field."""
+    return (EmailAddress.objects.filter(user=user).order_by("-primary", "id").values_list("email", flat=True).first()
+            or user.email)
 
 
 def person_name(user) -> str:
