@@ -33,7 +33,7 @@ from players.models import Player
 from tournaments.live import selectors
 from tournaments.live.forms import LinkResultForm
 from tournaments.live.links import entrant_by_link, entrant_link_path, finished_entrant_by_link
-from tournaments.live.page_tools import lang, one_effect, words
+from tournaments.live.page_tools import asks_to_confirm, lang, one_effect, words
 from tournaments.live.pools import key_of
 from tournaments.live.refusals import LiveRefused
 from tournaments.live.results import result_report
@@ -127,7 +127,8 @@ def _link_report(request, tournament: Tournament, live: LiveTournament, entrant:
     try:
         saved = result_report(live, table, entrant=entrant, result=form.result_for(table.table))
     except LiveRefused as exc:
-        return _link_page(request, live, entrant, form=form, errors=words(exc), status=400)
+        return _link_page(request, live, entrant, form=form, errors=words(exc), confirm=asks_to_confirm(exc),
+                          status=400)
     if saved.result:
         messages.success(request, _("Both players agree: the result counts."))
     else:
@@ -135,7 +136,9 @@ def _link_report(request, tournament: Tournament, live: LiveTournament, entrant:
     return redirect(entrant_link_path(entrant))
 
 
-def _link_page(request, live: LiveTournament, entrant: LiveEntrant, *, form=None, errors=(), status=200):
+def _link_page(request, live: LiveTournament, entrant: LiveEntrant, *, form=None, errors=(), confirm=False,
+               status=200):
+    """`confirm`: the form asks the player to confirm what they typed (a win whose winner lost more)."""
     view = selectors.live_view(live, language=lang())
     mine = selectors.table_of_entrant(view, entrant.pk)
     pool = next((p for p in view.pools if p.pool == entrant.pool), None)
@@ -146,7 +149,7 @@ def _link_page(request, live: LiveTournament, entrant: LiveEntrant, *, form=None
         standing = {"after": after, "line": line, "of": len(lines)}
     context = {"live": live, "tournament": live.tournament, "entrant": entrant,
                "name": selectors.entrant_name(entrant), "standing": standing, "errors": errors,
-               "link": entrant_link_path(entrant), **_claim_offer(request, entrant)}
+               "link": entrant_link_path(entrant), "confirm": confirm, **_claim_offer(request, entrant)}
     if mine is not None:
         _pool, round_, table = mine
         side = "a" if table.a.pk == entrant.pk else "b"
