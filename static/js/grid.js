@@ -53,15 +53,21 @@
     if (count) { count.textContent = words("count", {entered: saved, tables: rows.length}); }
   }
 
+  // One row sent at a time, in the order they were left: the server takes the tournament's lock for each anyway,
+  // and a row is never overtaken by an older copy of itself.
+  var chain = Promise.resolve();
+
   function save(row, force) {
-    var now = typed(row);
-    if (!force && now === row.gridSent) { return row.gridBusy || Promise.resolve(); }
-    if (row.gridBusy) {
-      // Typed on while the row was being sent: sent again once the answer is in (not the same twice).
-      if (now !== row.gridSending) { row.gridAgain = true; }
-      return row.gridBusy;
-    }
-    row.gridSending = now;
+    if (!force && (row.gridQueued || typed(row) === row.gridSent)) { return chain; }
+    row.gridQueued = true;
+    show(row, "pending", words("saving"));
+    chain = chain.then(function () { return send(row); });
+    return chain;
+  }
+
+  function send(row) {
+    row.gridQueued = false;
+    var now = typed(row);  // what the row holds now: typed on since it was left, it goes too
     var body = new FormData();
     body.append("csrfmiddlewaretoken", form.querySelector("[name=csrfmiddlewaretoken]").value);
     body.append("row", row.getAttribute("data-table"));
@@ -70,16 +76,14 @@
     inputs(row).forEach(function (input) {
       if (input.type !== "checkbox") { body.append(input.name, input.value); } else if (input.checked) { body.append(input.name, "on"); }
     });
-    show(row, "pending", words("saving"));
     var confirm = row.querySelector(".grid-confirm");
-    row.gridBusy = fetch(form.action, {method: "POST", body: body, credentials: "same-origin", keepalive: true,
-                                       headers: {"Accept": "application/json"}})
+    return fetch(form.action, {method: "POST", body: body, credentials: "same-origin", keepalive: true,
+                               headers: {"Accept": "application/json"}})
       .then(function (response) {
         if ((response.headers.get("Content-Type") || "").indexOf("application/json") < 0) { throw new Error("no answer"); }
         return response.json();
       })
       .then(function (answer) {
-        row.gridBusy = null;
         if (answer.revision !== undefined && answer.revision !== null) {
           row.querySelector("[name$='-revision']").value = answer.revision;
         }
@@ -93,15 +97,11 @@
           if (confirm && answer.confirm) { confirm.hidden = false; }
         }
         recount();
-        if (row.gridAgain) { row.gridAgain = false; return save(row); }
-        return null;
       })
       .catch(function () {
-        row.gridBusy = null;
         row.gridSent = null;
         show(row, "error", words("unreachable"));
       });
-    return row.gridBusy;
   }
 
   rows.forEach(function (row) {
