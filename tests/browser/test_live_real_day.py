@@ -3,11 +3,11 @@ day that failed, from the calendar tournament to its publication, and it ends in
 same games uploaded as a sheet.
 
 22 players in two pools: A (10 in round 1, a late arrival from round 2: 11, so the spare) and B (11 by hats, so
-the spare from round 1: a player sits out; a withdrawal from round 3: 10); players of the federation found by name with their accents typed
-without them, players new to the federation typed with their country and a club of the federation; a player added
-by mistake and removed; a swap in a proposal and the pair given a chosen table; the latest round withdrawn with a
-reason and paired again; round 2 typed in the keyboard grid; "Finish in the spreadsheet" offered mid-day; a result
-corrected after the next round was paired; the preview; the publication.
+the spare from round 1: a player sits out; a withdrawal from round 3: 10); players of the federation found by name
+with their accents typed without them, players new to the federation typed with their country and a club of the
+federation; a player added by mistake and removed; a swap in a proposal and the pair given a chosen table; the
+latest round withdrawn with a reason and paired again; round 2 typed in the keyboard grid; "Finish in the
+spreadsheet" offered mid-day; a result corrected after the next round was paired; the preview; the publication.
 
 Then the sheet path: the board withdraws the tournament's results (back to a calendar tournament, the replay
 undoes it), the referee uploads the workbook the publication kept through the referee's upload page, and the

@@ -178,3 +178,16 @@ def test_the_grid_of_twelve_tables_reads_the_database_a_bounded_number_of_times(
         results_record(live, 1, [Result(table, "D", 10, 10)])
     with django_assert_max_num_queries(30):
         assert signed_in.get(_grid(live)).status_code == 200
+
+
+def test_a_change_once_the_next_round_is_paired_asks_the_grids_reason(signed_in, live):
+    results_record(live, 1, [Result(table, "D", 10, 10) for table in range(1, 13)])
+    round_pair(live)
+    page = signed_in.get(_grid(live)).content.decode()
+    assert 'id="grid-reason"' in page
+    revision = _revision(page, 2)
+    refused = _row(signed_in, live, 2, "A", "0", "30", revision=revision)
+    assert refused.json()["errors"] == ["Round 1 is followed by a paired round: give the reason for changing this "
+                                        "result."]
+    done = _row(signed_in, live, 2, "A", "0", "30", revision=revision, reason="The slip was misread")
+    assert done.json()["state"] == "saved" and _stored(live, 2) == ("A", 0, 30)
