@@ -71,7 +71,7 @@ def test_the_results_page_and_the_run_page_lead_to_the_grid(signed_in, live):
 
 
 def test_a_row_left_is_saved_alone_and_answers_its_state_in_json(signed_in, live, django_assert_max_num_queries):
-    with django_assert_max_num_queries(40):
+    with django_assert_max_num_queries(24):
         answer = _row(signed_in, live, 3, "a", "10", "40")
     assert answer.status_code == 200 and answer["Content-Type"] == "application/json"
     body = answer.json()
@@ -176,7 +176,7 @@ def test_the_grid_of_twelve_tables_reads_the_database_a_bounded_number_of_times(
                                                                                 django_assert_max_num_queries):
     for table in range(1, 13):
         results_record(live, 1, [Result(table, "D", 10, 10)])
-    with django_assert_max_num_queries(30):
+    with django_assert_max_num_queries(22):
         assert signed_in.get(_grid(live)).status_code == 200
 
 
