@@ -191,3 +191,15 @@ def test_a_change_once_the_next_round_is_paired_asks_the_grids_reason(signed_in,
                                         "result."]
     done = _row(signed_in, live, 2, "A", "0", "30", revision=revision, reason="The slip was misread")
     assert done.json()["state"] == "saved" and _stored(live, 2) == ("A", 0, 30)
+
+
+def test_a_published_days_grid_leads_to_the_result_cards(signed_in, live):
+    from django.utils import timezone
+
+    from tournaments.models import LiveTournament
+
+    LiveTournament.objects.filter(pk=live.pk).update(published_at=timezone.now())
+    for response in (signed_in.get(_grid(live)), _row(signed_in, live, 1, "A", "0", "30")):
+        assert response.status_code == 302
+        assert response["Location"] == reverse("referee:live_results", args=[live.pk, 1])
+    assert _stored(live, 1) == ("", None, None)

@@ -87,18 +87,18 @@ def _shape_error(codes: tuple[str, ...]) -> str:
 
 
 def _save(request, live: LiveTournament, number: int, table: int, typed: dict, codes, *, view=None) -> dict:
-    """One row through the one-table form and its service: {"state", "errors", "confirm"}."""
+    """One row through the one-table form and its service: {"state", "errors", "confirm", "changed"}."""
     form = ResultForm({**typed, "free": "on" if typed["free"] else "", "confirm": "on" if typed["confirm"] else "",
                        "reason": request.POST.get("reason", "")}, codes=codes)
     if not form.is_valid():
-        return {"state": "error", "errors": [_shape_error(codes)], "confirm": False}
+        return {"state": "error", "errors": [_shape_error(codes)], "confirm": False, "changed": False}
     try:
-        results_record(live, number, [form.result_for(table)], user=request.user,
-                       reason=form.cleaned_data["reason"])
+        changed = results_record(live, number, [form.result_for(table)], user=request.user,
+                                 reason=form.cleaned_data["reason"])
     except LiveRefused as exc:
         view = view or selectors.live_view(live, language=lang())
-        return {"state": "error", "errors": words(exc, view), "confirm": asks_to_confirm(exc)}
-    return {"state": "saved", "errors": [], "confirm": False}
+        return {"state": "error", "errors": words(exc, view), "confirm": asks_to_confirm(exc), "changed": False}
+    return {"state": "saved", "errors": [], "confirm": False, "changed": bool(changed)}
 
 
 def _grid_page(request, tournament: Tournament, live: LiveTournament, number: int, *, typed=None, outcome=None,
@@ -129,6 +129,8 @@ def _grid_page(request, tournament: Tournament, live: LiveTournament, number: in
 def live_grid(request, tournament: Tournament, live: LiveTournament, number: int):
     if not 0 < number <= tournament.rounds:
         raise Http404(_("No such round in this tournament."))
+    if live.published_at is not None:  # a correction is a new result sheet: the cards say so
+        return redirect("referee:live_results", tournament_id=tournament.pk, number=number)
     if request.method == "GET":
         return _grid_page(request, tournament, live, number)
     if "row" in request.POST:
@@ -146,7 +148,7 @@ def _grid_row(request, tournament: Tournament, live: LiveTournament, number: int
     typed = _typed(request, table)
     codes = tournament.system.get_ruleset().result_codes
     if _blank(typed):
-        return JsonResponse({"table": table, "state": "empty", "errors": [], "confirm": False})
+        return JsonResponse({"table": table, "state": "empty", "errors": [], "confirm": False, "changed": False})
     done = _save(request, live, number, table, typed, codes)
     saved = LiveTable.objects.select_related("round", "a", "b").get(round__live=live, round__number=number,
                                                                      table=table)
@@ -170,7 +172,7 @@ def _grid_all(request, tournament: Tournament, live: LiveTournament, number: int
         outcome[table] = _save(request, live, number, table, typed[table], codes, view=view)
     if any(done["state"] == "error" for done in outcome.values()):
         return _grid_page(request, tournament, live, number, typed=typed, outcome=outcome, status=400)
-    saved = sum(1 for done in outcome.values() if done["state"] == "saved")
+    saved = sum(1 for done in outcome.values() if done["changed"])
     messages.success(request, ngettext("The grid is saved: %(saved)s table recorded.",
                                        "The grid is saved: %(saved)s tables recorded.", saved) % {"saved": saved})
     return redirect(reverse("referee:live_grid", args=[tournament.pk, number]))
