@@ -328,3 +328,28 @@ def test_a_round_over_shows_no_clock_while_the_next_is_paired_and_the_next_round
     shown = clocks.clock_view(live)
     assert (shown.number, shown.state, shown.started) == (2, "ready", False)
     assert "Round 2: game time" in client.get(reverse("live_clock_face", args=[live.pk])).content.decode()
+
+
+@pytest.mark.parametrize(("lines", "columns"), [(8, 2), (23, 2), (28, 2), (29, 3), (51, 3), (64, 4), (128, 4)])
+def test_the_big_screen_writes_a_small_field_bigger_and_a_large_one_in_more_columns(lines, columns):
+    from tournaments.live.screen import density
+
+    assert density(lines) == columns
+
+
+def test_the_big_screen_counts_each_pool_title_as_a_line_of_its_standings():
+    from tournaments.live.screen import Screen, ScreenStandings
+
+    def standings(*sizes: int, several: bool) -> Screen:
+        blocks = [ScreenStandings("ABCD"[n], 1, [None] * size) for n, size in enumerate(sizes)]
+        return Screen([2], [], blocks, several_pools=several)
+
+    assert standings(13, 13, several=True).standings_density == 2  # 26 lines and 2 titles: side by side
+    assert standings(14, 13, several=True).standings_density == 3  # 27 and 2 titles: one more column
+    assert standings(28, several=False).standings_density == 2  # one pool: no title
+
+
+def test_the_big_screen_part_holds_the_pages_words_and_its_density(client, live):
+    html = client.get(reverse("live_screen", args=[live.pk])).content.decode()
+    assert "screen-density-2" in html and "data-screen-pages" in html
+    assert 'data-page-words="Page {page}/{pages}"' in html
