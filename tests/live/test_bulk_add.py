@@ -106,7 +106,7 @@ def test_one_player_refused_adds_none_of_them(live, newcomers):
 def test_a_pool_that_is_not_the_tournaments_is_refused(live, newcomers):
     with pytest.raises(LiveRefused) as refused:
         entrants_add(live, [301], pool="Z")
-    assert refused.value.notices == [("pool_not_the_tournaments", {"pool": "Z", "pools": "A"})]
+    assert refused.value.notices == [("pool_not_the_tournaments", {"pool": "Z", "pools": "A", "input": "pool"})]
     assert not LiveEntrant.objects.filter(live=live, player_id=301).exists()
 
 

@@ -58,6 +58,19 @@ def locked(live: LiveTournament | int, *, handed_over: bool = False) -> LiveTour
     return row
 
 
+def same_pool(names, text: str) -> str | None:
+    """The pool of `names` that `text` names, capitals aside (`b` is pool B), or None."""
+    folded = (text or "").strip().casefold()
+    return next((name for name in names if name.casefold() == folded), None)
+
+
+def pool_name(live: LiveTournament, text: str) -> str:
+    """The pool a typed name means (a command's --pool, a form's field): the day's pool of that name, capitals
+    aside, else the text itself (trimmed): pools are never told apart by case alone."""
+    text = (text or "").strip()
+    return same_pool(live.entrants.values_list("pool", flat=True).distinct(), text) or text
+
+
 def published_numbers(live: LiveTournament, pool: str) -> list[int]:
     return list(live.rounds.filter(pool=pool, published_at__isnull=False).order_by("number")
                 .values_list("number", flat=True))

@@ -33,7 +33,7 @@ from ratings.models import RatingSystem
 from rules.sheet.checks import text_faults
 from rules.sheet.values import cell_text
 from tournaments.before.entries import day_players
-from tournaments.live.entrants import NewEntrant, entrant_add
+from tournaments.live.entrants import NewEntrant, entrant_add, tournament_pools
 from tournaments.live.pools import bump, locked
 from tournaments.live.refusals import LiveRefused
 from tournaments.models import LiveTournament, Registration, Tournament
@@ -69,8 +69,9 @@ def live_begin(tournament: Tournament, *, entrants: Sequence[NewEntrant] = (), s
             raise LiveRefused.one("already_live", name=tournament.name)
         if user is not None and getattr(user, "is_authenticated", False):
             tournament.referees.add(user)
+        pools = tournament_pools(live)
         for entrant in entrants:
-            entrant_add(live, entrant, user=user, audit=False)
+            entrant_add(live, entrant, user=user, audit=False, pools=pools)
         audit_record(user=user, action="live_start", obj=tournament,
                      summary=f"run live with {len(entrants)} players")
     return live
