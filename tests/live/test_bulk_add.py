@@ -176,5 +176,6 @@ def test_the_paste_form_and_the_new_player_form_share_no_id_on_the_players_page(
     for page in (client.get(reverse("referee:live_players", args=[live.pk])).content.decode(),
                  _check(client, live, "benoit lefevre\n302", hat="1").content.decode()):
         ids = re.findall(r'\sid="([^"]+)"', page)
-        assert {"id_paste_pool", "id_pool"} <= set(ids)
+        assert {"pool-choice-paste", "pool-choice-new", "new-pool-paste", "new-pool-new",
+                "pool-choice-find"} <= set(ids)
         assert sorted({i for i in ids if ids.count(i) > 1}) == []
