@@ -54,7 +54,7 @@ from tournaments.live.start import (
     on_its_dates,
 )
 from tournaments.models import LiveRound, LiveTournament, Tournament
-from tournaments.selectors import results_on_site, without_results
+from tournaments.selectors import coming_first, results_on_site, without_results
 
 
 @permissions.rule_required(permissions.can_register_tournament)
@@ -74,7 +74,8 @@ def live_home(request):
         runnable=ExpressionWrapper(without_results(), output_field=BooleanField()),
         published_rounds=Count("live__rounds", filter=Q(live__rounds__published_at__isnull=False)),
     ).order_by("-start_date", "-pk")[:50])
-    tournaments.sort(key=lambda t: not _running(t))  # stable: the running ones first, each group by date
+    tournaments = coming_first(tournaments)
+    tournaments.sort(key=lambda t: not _running(t))  # stable: the running ones first, then the coming ones
     return render(request, "live/home.html", {"tournaments": tournaments, "today": timezone.localdate()})
 
 
@@ -185,7 +186,7 @@ def _run_page(request, tournament, live, *, errors=(), status=200, bound=None):
             "methods": methods, "elo_required": len(methods) == 1,
             "pair_form": bound.get(("pair", pool.pool)) or PairForm(initial={"pool": pool.pool, "method": chosen}),
             "chosen_method": chosen, "announced": announced, "announced_round": {"system": announced, "seed": None},
-            "proposal_differs": bool(announced and proposal is not None and proposal.number == 1
+            "proposal_differs": bool(announced in methods and proposal is not None and proposal.number == 1
                                      and proposal.round.system != announced),
             "swap": swap, "swap_choices": _choices(swap, "first", "second"),
             "table_form": table, "table_choices": _choices(table, "table", "to"),
