@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.commands.test_live_commands import pair, results_csv, run, start
 from rules.rulesets import SPARE_ID
+from tests.commands.test_live_commands import pair, results_csv, run, start
 from tests.live.helpers import federation_players
 from tournaments.live.rounds import round_pair, round_swap
 from tournaments.models import LiveDiscardedDraw, LiveRound, LiveTable, LiveTournament
@@ -97,7 +97,8 @@ def test_live_pair_hats_in_an_odd_pool_gives_the_spare_the_last_name_of_the_larg
     path = tmp_path / "hats.json"
     path.write_text(json.dumps({"name": "Open live", "system": "adlg", "start_date": "2026-11-21",
                                 "end_date": "2026-11-22", "rounds": 3, "city": "Paris", "country": "FR",
-                                "referee": "Jean Arbitre", "players": [{"id": p.pk, "hat": hats[p.pk]} for p in players]}))
+                                "referee": "Jean Arbitre",
+                                "players": [{"id": p.pk, "hat": hats[p.pk]} for p in players]}))
     code, out, err = run("live_start", str(path), "--json")
     assert code == 0, err
     tid = json.loads(out.strip().splitlines()[-1])["tournament_id"]

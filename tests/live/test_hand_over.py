@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from players.models import AuditEntry
 from tests.live.helpers import federation_players, live_tournament, play_round
+from tournaments.live.entrants import entrant_move
 from tournaments.live.handover import live_hand_over, live_take_back
 from tournaments.live.links import entrant_link_path
 from tournaments.live.publication import live_publish
@@ -129,3 +130,17 @@ def test_the_french_referee_finishes_in_a_french_workbook_the_reader_takes(signe
     today = live.tournament.end_date
     french, read_english = read_sheet(data, today=today), read_sheet(english, today=today)
     assert (french.players, french.games) == (read_english.players, read_english.games) and french.games
+
+
+def test_the_hand_over_counts_rounds_not_pool_rounds(signed_in, live, referee):
+    """3 rounds played in 2 pools are 3 rounds (round numbers are shared by the pools), not 6."""
+    for entrant in live.entrants.order_by("pk")[:4]:
+        entrant_move(live, entrant, pool="B")
+    rng = random.Random(5)
+    for number in (1, 2, 3):
+        for pool in ("A", "B"):
+            play_round(live, number, rng, pool=pool)
+    page = signed_in.get(reverse("referee:live_hand_over", args=[live.pk])).content.decode()
+    assert "3 rounds are published on the site so far." in page
+    live_hand_over(live, user=referee)
+    assert AuditEntry.objects.get(action="live_hand_over").changes == {"published_rounds": 3}

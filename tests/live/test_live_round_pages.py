@@ -429,3 +429,20 @@ def test_a_hat_proposal_shows_each_players_hat_and_club(signed_in, live):
     # one name from each hat at every table: checked on the page as the referee does
     for pair in re.findall(r'<li class="pair".*?</li>', page, re.S):
         assert sorted(re.findall(r'seat-hat">hat (\d)', pair)) == ["1", "2"]
+
+
+def test_the_run_page_says_why_each_discarded_draw_was_discarded_and_the_rules_it_bent(signed_in, referee):
+    live = live_tournament(federation_players(6, clubs=1, first_id=3001))  # one club: club-mates must meet
+    live.tournament.referees.add(referee)
+    round_pair(live, seed=3)
+    round_pair(live, seed=4)  # drawn again, no reason given
+    round_pair(live, seed=5, reason="a player asked")
+    page = _run(signed_in, live)
+    assert "<strong>Why:</strong> drawn again by the referee, no reason given." in page
+    assert "<strong>Reason:</strong> a player asked" in page
+    assert page.count("The rules this draw bent:") == 2
+    assert "are club-mates: the draw could not keep more clubs apart." in page
+    signed_in.defaults["HTTP_ACCEPT_LANGUAGE"] = "fr"
+    french = _run(signed_in, live)
+    assert "tiré à nouveau par l’arbitre, sans raison donnée." in french
+    assert "Les règles que ce tirage a pliées" in french

@@ -135,6 +135,7 @@ class DiscardedView:
     pairs: list[tuple[int, str, str, str]]  # (table, A's name, B's name, the result discarded)
     changes: list[ChangeView]
     checkable: bool
+    warnings: list[str] = field(default_factory=list)  # the rules the draw bent, in the reader's words
 
     @property
     def round(self):  # what _method.html reads: the system and the seed
@@ -360,7 +361,8 @@ def _discarded_view(kept: LiveDiscardedDraw, language: str, name) -> DiscardedVi
               _result_text(p)) for p in kept.pairs]
     return DiscardedView(kept.pk, kept.number, kept.kind, kept.system, kept.seed, kept.reason, kept.was_published,
                          kept.results_discarded, kept.discarded_at, pairs,
-                         [change_view(c, language, name) for c in kept.changes], kept.drawn is not None)
+                         [change_view(c, language, name) for c in kept.changes], kept.drawn is not None,
+                         _words(kept.warnings, language, name))
 
 
 def _result_text(pair: dict) -> str:
