@@ -98,6 +98,15 @@ def results_on_site(tournament: Tournament) -> bool:
     return tournament.status != Tournament.REGISTERED or tournament.games.exists()
 
 
+def coming_first(tournaments, *, today: date | None = None) -> list:
+    """A referee's tournaments as they look for them: those still to come or under way first, the nearest first;
+    then those over, the latest first."""
+    today = today or timezone.localdate()
+    coming = sorted((t for t in tournaments if t.end_date >= today), key=lambda t: (t.start_date, t.pk))
+    over = sorted((t for t in tournaments if t.end_date < today), key=lambda t: (t.start_date, t.pk), reverse=True)
+    return coming + over
+
+
 def without_results() -> Q:
     """The tournaments whose results are not on the site (see results_on_site), as a condition."""
     return Q(status=Tournament.REGISTERED) & Q(~Exists(Game.objects.filter(tournament=OuterRef("pk"))))

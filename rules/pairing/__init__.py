@@ -28,7 +28,8 @@ met
     this tournament. Never a rematch: a pairing without one, or none at all.
 spare
     ID 99 (`rules.rulesets.SPARE_ID`), added to the pool for a round when P is odd; it plays the lowest player
-    of the standing who has not met it, paired first (round 1 `draw`: the last player left by the draw).
+    of the standing who has not met it, paired first (round 1 `draw` and `hats`: the last player left by the
+    draw, for `hats` the last name of the larger hat).
 club round
     Round 1 when R <= 3; rounds 1 and 2 when R >= 4. Club-mates are then kept apart: in a round-1 draw
     wherever the pool can be paired that way, from round 2 by moving them behind in each candidate list.

@@ -62,8 +62,8 @@ def draw(pool: Pool, players: Sequence[int], rng: random.Random, warnings: list[
 
 
 def _spare_then_rest(pool: Pool, players: Sequence[int], warnings: list[Notice]) -> tuple[list[int], list]:
-    """The spare's pair first, against the lowest player of the standing (§2.3): `hats` and `elo-levels` are
-    not the single-hat draw of the spare's decision, so the general rule applies."""
+    """The spare's pair first, against the lowest player of the standing (§2.3): `elo-levels` is not a draw
+    by lot, so the general rule applies."""
     order = list(players)
     if len(order) % 2 == 0:
         return order, []
@@ -83,26 +83,34 @@ def hats(pool: Pool, players: Sequence[int], rng: random.Random, warnings: list[
     """`hats` (App. 2 §3.a.ii): each pair one name from each hat; what is left of the larger hat drawn as `draw`.
 
     The smaller hat's names are drawn in a random order, each taking the next undrawn name of the larger hat;
-    the larger hat's names left are then drawn among themselves. **Decisions** (PAIRING.md is silent): round 1
-    is a club round, so club-mates are kept apart as in `draw` (the fewest club-mate games any pairing across
-    the hats allows); hat 1 counts as the smaller when the two are equal.
+    the larger hat's names left are then drawn among themselves. **Decision** (PAIRING.md §2.3, 2026-12-02):
+    `hats` is a draw by lot, so with an odd number of players the spare is put aside and meets the last name
+    left once the hats are drawn (the last of the larger hat): two names of a hat never meet while the other
+    hat still has one. **Decisions** (PAIRING.md is silent): round 1 is a club round, so club-mates are kept
+    apart as in `draw` (the fewest club-mate games any pairing across the hats allows); hat 1 counts as the
+    smaller when the two are equal.
     """
     check_hats(pool)
-    order, pairs = _spare_then_rest(pool, players, warnings)
+    order = list(players)
     ones = [p for p in order if pool.by_id[p].hat == 1]
     twos = [p for p in order if pool.by_id[p].hat == 2]
     small, large = (ones, twos) if len(ones) <= len(twos) else (twos, ones)
     small_order, large_order = _shuffled(small, rng), _shuffled(large, rng)
     in_small = set(small)
     played = pool.played
+    spare = len(order) % 2 == 1
 
     def allowed(a: int, b: int) -> bool:
-        # Two names of the smaller hat never meet: a complete pairing then gives each a name of the larger hat.
+        # Two names of the smaller hat never meet, nor does one of them meet the spare: a complete pairing then
+        # gives each a name of the larger hat, and the spare one of the larger hat's names left.
+        if SPARE_ID in (a, b):
+            return (b if a == SPARE_ID else a) not in in_small and frozenset((a, b)) not in played
         return not (a in in_small and b in in_small) and frozenset((a, b)) not in played
 
-    completion = Completion(order, allowed, soft=pool.club_mates)
+    completion = Completion([*order, SPARE_ID] if spare else order, allowed, soft=pool.club_mates)
     if not completion.feasible:
         raise no_pairing(pool)
+    pairs = []
     for p in small_order:
         listed = [c for c in large_order if c in completion.unpaired]
         listed.sort(key=lambda c: pool.club_mates(p, c))
@@ -111,7 +119,7 @@ def hats(pool: Pool, players: Sequence[int], rng: random.Random, warnings: list[
             raise AssertionError(f"no name of the larger hat keeps the draw complete for {p}")
         pairs.append((p, partner))
     left = [c for c in large_order if c in completion.unpaired]
-    return pairs + _draw_walk(pool, left, completion, spare=False)
+    return pairs + _draw_walk(pool, left, completion, spare=spare)
 
 
 def level_groups(order: Sequence[int], count: int) -> list[list[int]]:

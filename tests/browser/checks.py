@@ -53,3 +53,13 @@ def resize(page, width: int, height: int) -> None:
     wider than the screen a focusable region): the resize event comes before the next frame is drawn."""
     page.set_viewport_size({"width": width, "height": height})
     page.evaluate("new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def choose_pool(page, form: str, pool: str) -> None:
+    """The players page's pool of `form` (find, paste, new): chosen from the tournament's pools when it is one of
+    them, else typed as a new pool (an explicit act, its own field)."""
+    if page.locator(f"#pool-choice-{form} option[value='{pool}']").count():
+        page.select_option(f"#pool-choice-{form}", pool)
+        page.fill(f"#new-pool-{form}", "")
+    else:
+        page.fill(f"#new-pool-{form}", pool)

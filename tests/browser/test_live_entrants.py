@@ -13,7 +13,7 @@ from datetime import timedelta
 
 import pytest
 
-from tests.browser.checks import axe_problems, fits
+from tests.browser.checks import axe_problems, choose_pool, fits
 
 SCREENSHOT_PREFIX = "entrants"  # see tests/browser/conftest.py
 PHONE = {"width": 390, "height": 844}
@@ -86,7 +86,7 @@ def test_a_referee_sets_up_the_days_players_on_a_phone(live_server, new_context,
 
     # "Benoit" finds Benoît; he goes into pool B, hat 1.
     page.fill("#find-q", "benoit")
-    page.fill("#find-pool", "B")
+    choose_pool(page, "find", "B")
     page.select_option("#find-hat", "1")
     page.get_by_role("button", name=words["find"], exact=True).click()
     expect(page.locator(".found li", has_text="Benoît Dupont")).to_be_visible()
@@ -97,14 +97,14 @@ def test_a_referee_sets_up_the_days_players_on_a_phone(live_server, new_context,
     # Three more into pool B, hats 2, 1, 2 (found by ID); three into pool A (found by name).
     for n, player in enumerate(players[3:6]):
         page.fill("#find-q", str(player.pk))
-        page.fill("#find-pool", "B")
+        choose_pool(page, "find", "B")
         page.select_option("#find-hat", "2" if n % 2 == 0 else "1")
         page.get_by_role("button", name=words["find"], exact=True).click()
         page.locator(".found li", has_text=player.last_name).get_by_role("button").click()
         expect(page.locator("#pool-B")).to_contain_text(player.last_name)
     for player in players[6:9]:
         page.fill("#find-q", player.last_name)
-        page.fill("#find-pool", "A")
+        choose_pool(page, "find", "A")
         page.select_option("#find-hat", "")
         page.get_by_role("button", name=words["find"], exact=True).click()
         page.locator(".found li", has_text=player.last_name).get_by_role("button").click()
@@ -117,7 +117,7 @@ def test_a_referee_sets_up_the_days_players_on_a_phone(live_server, new_context,
     page.fill("#id_last_name", "Smith")
     page.fill("#id_first_name", "John")
     page.fill("#id_country", "UK")
-    page.fill("#id_pool", "A")
+    choose_pool(page, "new", "A")
     page.get_by_role("button", name=words["add_new"]).click()
     error = page.locator("#id_country-error")
     expect(error).to_contain_text(words["country_error"])
@@ -132,12 +132,13 @@ def test_a_referee_sets_up_the_days_players_on_a_phone(live_server, new_context,
     # A player added by mistake, removed: he appears nowhere.
     mistake = players[9]
     page.fill("#find-q", mistake.last_name)
-    page.fill("#find-pool", "A")
+    choose_pool(page, "find", "A")
     page.get_by_role("button", name=words["find"], exact=True).click()
     page.locator(".found li", has_text=mistake.last_name).get_by_role("button").click()
     row = page.locator("#pool-A li", has_text=mistake.last_name)
     row.locator("summary", has_text=words["change"]).click()
     step("6-remove-offered")
+    row.locator(".remove-form input[name=confirm]").check()
     row.get_by_role("button", name=words["remove"]).click()
     expect(page.get_by_text(words["removed"])).to_be_visible()
     expect(page.locator("#pool-A")).not_to_contain_text(mistake.last_name)

@@ -30,7 +30,7 @@ from players.models import SPARE_ID, OpeningBalance, Player
 from ratings.models import PlayerRating, RatingSystem
 from ratings.services import replay_from_scratch
 from tests import factories
-from tests.browser.checks import fits
+from tests.browser.checks import choose_pool, fits
 from tournaments.live.pools import key_of, pool_standings, pool_state
 from tournaments.models import (
     LiveDiscardedDraw,
@@ -96,7 +96,7 @@ def _federation() -> dict[str, Player]:
 
 def _find_and_add(page, typed: str, name: str, pool: str, hat: str = "") -> None:
     page.fill("#find-q", typed)
-    page.fill("#find-pool", pool)
+    choose_pool(page, "find", pool)
     page.select_option("#find-hat", hat)
     page.get_by_role("button", name="Find", exact=True).click()
     page.get_by_role("button", name=f"Add to pool {pool}{f', hat {hat}' if hat else ''} — {name}").click()
@@ -111,7 +111,7 @@ def _add_new(page, last, first, club, country, pool, hat) -> None:
     page.fill("#id_first_name", first)
     page.fill("#id_club", club)
     page.fill("#id_country", country)
-    page.fill("#id_pool", pool)
+    choose_pool(page, "new", pool)
     page.select_option("#id_hat", hat)
     page.get_by_role("button", name="Add the new player").click()
     expect(page.locator(f"#pool-{pool}")).to_contain_text(f"{first} {last}")
@@ -239,6 +239,7 @@ def test_the_day_that_failed_runs_on_a_phone_and_ends_as_its_sheet(live_server, 
     row = page.locator("#pool-B li", has_text=f"{first} {last}")
     row.locator("summary", has_text="Change").click()
     step("03-remove-offered")
+    row.locator(".remove-form input[name=confirm]").check()
     row.get_by_role("button", name="Remove (added by mistake)").click()
     expect(page.get_by_text("is removed from the tournament")).to_be_visible()
     expect(page.locator("#pool-B")).not_to_contain_text(f"{first} {last}")

@@ -38,7 +38,7 @@ WORDS = {
         "proposed": "Ronde 1 proposée", "swapped": "chaque table garde son numéro",
         "chosen": "joue maintenant à la table 1",
         "results": "Résultats de la ronde 1", "confirm": "gagne avec plus de pertes", "counts": "Compte pour",
-        "refused": "rien n’a changé", "discard": "confirmez qu'ils sont effacés",
+        "refused": "rien n’a changé", "discard": "confirmez qu’ils sont effacés",
         "withdrawn": "Ronde 2 retirée", "check": "Vérifier ce tirage", "verdict": "aux changements ci-dessous près",
         "preview": "Voici ce que la publication change", "published": "le tournoi et les nouvelles cotes",
         "reason_swap": "Anne et Bruno sont venus ensemble", "reason_table": "La table 1 est près de la porte",

@@ -200,3 +200,21 @@ def test_the_command_line_exits_one_without_a_traceback(argv, bad_command_lines)
     result = bad_command_lines[tuple(argv)]
     assert result.returncode == 1, result
     assert "Traceback" not in result.stderr and result.stderr.strip()
+
+
+def test_the_commands_take_a_pool_name_without_its_capitals(tmp_path):
+    """`--pool b` where pool B exists is pool B (live_add, live_move, live_pair, live_standings), never a pool "b"
+    of its own; the options are PAIRING.md §8's, unchanged."""
+    players = federation_players(9)
+    tid = start(tmp_path, players[:8])
+    for player in players[:4]:
+        assert run("live_move", str(tid), str(player.pk), "--pool", "B")[0] == 0
+    code, out, err = run("live_add", str(tid), str(players[8].pk), "--pool", "b")
+    assert code == 0, err
+    assert "plays in pool B" in out
+    assert sorted(set(LiveEntrant.objects.filter(live_id=tid).values_list("pool", flat=True))) == ["A", "B"]
+    assert run("live_move", str(tid), str(players[5].pk), "--pool", "b")[0] == 0
+    drawn = pair(tid, "--pool", "b", "--seed", "3")
+    assert drawn["pool"] == "B" and drawn["round"] == 1
+    code, out, err = run("live_standings", str(tid), "--pool", "b", "--format", "csv")
+    assert code == 0, err

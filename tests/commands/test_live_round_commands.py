@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from rules.rulesets import SPARE_ID
 from tests.commands.test_live_commands import pair, results_csv, run, start
 from tests.live.helpers import federation_players
 from tournaments.live.rounds import round_pair, round_swap
@@ -83,3 +85,25 @@ def test_live_pair_replaces_a_proposal_changed_on_the_pages_and_keeps_it(tmp_pat
     assert printed["seed"] == 6
     kept = LiveDiscardedDraw.objects.get(live_id=tid)
     assert (kept.seed, kept.reason, kept.changes[0]["reason"]) == (5, "replaced by live_pair", "friends")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("seed", ["1", "2", "3"])
+def test_live_pair_hats_in_an_odd_pool_gives_the_spare_the_last_name_of_the_larger_hat(tmp_path, seed):
+    """PAIRING.md §2.3, decision of 2026-12-02: 4 in hat 1, 3 in hat 2 (the lowest rated in hat 2): every game is
+    one name from each hat, and the spare meets the name of hat 1 left over."""
+    players = federation_players(7)
+    hats = {p.pk: 1 if n < 4 else 2 for n, p in enumerate(players)}
+    path = tmp_path / "hats.json"
+    path.write_text(json.dumps({"name": "Open live", "system": "adlg", "start_date": "2026-11-21",
+                                "end_date": "2026-11-22", "rounds": 3, "city": "Paris", "country": "FR",
+                                "referee": "Jean Arbitre",
+                                "players": [{"id": p.pk, "hat": hats[p.pk]} for p in players]}))
+    code, out, err = run("live_start", str(path), "--json")
+    assert code == 0, err
+    tid = json.loads(out.strip().splitlines()[-1])["tournament_id"]
+    drawn = pair(tid, "--method", "hats", "--seed", seed)
+    assert drawn["system"] == "hats" and drawn["seed"] == int(seed) and len(drawn["pairs"]) == 4
+    *games, spare = drawn["pairs"]
+    assert spare["b"] == SPARE_ID and hats[spare["a"]] == 1
+    assert all(hats[g["a"]] != hats[g["b"]] for g in games)

@@ -40,6 +40,25 @@ def test_french_puts_a_non_breaking_space_before_double_punctuation():
     assert not wrong, wrong[:5]
 
 
+def apostrophes(texts) -> dict[str, list[str]]:
+    """The French texts holding each kind of apostrophe: the typewriter one (') and the typographic one (’)."""
+    texts = [re.sub(r"&#?\w+;|<[^>]*>|\{[^}]*\}|%\(\w+\)\w", "", text) for text in texts]
+    return {kind: [t for t in texts if re.search(rf"\w{kind}\w", t)] for kind in ("'", "’")}
+
+
+def test_french_uses_one_kind_of_apostrophe_the_typographic_one():
+    """The catalogue mostly wrote ’ (l’ID, n’est): a straight ' among them reads as a typo. The French of the
+    templates is the catalogue's, so this is every French word the site shows."""
+    found = apostrophes(text for _msgid, text in french_strings())
+    assert found["’"], "the catalogue's French has no apostrophe at all: this test checks nothing"
+    assert not found["'"], found["'"][:5]
+
+
+def test_the_apostrophe_check_fails_on_a_mix():
+    assert apostrophes(["l’ID", "n'est pas"]) == {"'": ["n'est pas"], "’": ["l’ID"]}
+    assert apostrophes(["<a href='x'>l’ID</a>"])["'"] == []  # an attribute's quote is no apostrophe
+
+
 @pytest.mark.parametrize("language,expected", [("en", "9 Mar 2024"), ("fr", "9 mars 2024")])
 def test_one_date_format_per_language(language, expected):
     with translation.override(language):

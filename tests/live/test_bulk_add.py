@@ -106,7 +106,7 @@ def test_one_player_refused_adds_none_of_them(live, newcomers):
 def test_a_pool_that_is_not_the_tournaments_is_refused(live, newcomers):
     with pytest.raises(LiveRefused) as refused:
         entrants_add(live, [301], pool="Z")
-    assert refused.value.notices == [("pool_not_the_tournaments", {"pool": "Z", "pools": "A"})]
+    assert refused.value.notices == [("pool_not_the_tournaments", {"pool": "Z", "pools": "A", "input": "pool"})]
     assert not LiveEntrant.objects.filter(live=live, player_id=301).exists()
 
 
@@ -176,5 +176,6 @@ def test_the_paste_form_and_the_new_player_form_share_no_id_on_the_players_page(
     for page in (client.get(reverse("referee:live_players", args=[live.pk])).content.decode(),
                  _check(client, live, "benoit lefevre\n302", hat="1").content.decode()):
         ids = re.findall(r'\sid="([^"]+)"', page)
-        assert {"id_paste_pool", "id_pool"} <= set(ids)
+        assert {"pool-choice-paste", "pool-choice-new", "new-pool-paste", "new-pool-new",
+                "pool-choice-find"} <= set(ids)
         assert sorted({i for i in ids if ids.count(i) > 1}) == []

@@ -15,7 +15,8 @@ from django.utils import timezone
 from players.models import AuditEntry
 from tests import factories
 from tests.live.helpers import federation_players, live_tournament, play_round
-from tournaments.live.entrants import NewEntrant, entrant_add, entrant_withdraw
+from tournaments.live.entrants import NewEntrant, entrant_add, entrant_move, entrant_withdraw
+from tournaments.live.refusals import LiveRefused
 from tournaments.live.rounds import round_pair, round_publish
 from tournaments.models import LiveAction, LiveEntrant, LiveTournament, Registration, Tournament
 
@@ -61,7 +62,7 @@ def _post_twice(client, url, fields):
 
 def test_a_player_found_without_his_accent_goes_into_the_pool_and_hat_chosen(signed_in, live):
     benoit = factories.player("Dupont", "Benoît", id=55)
-    page = _page(signed_in, live, q="benoit", pool="B", hat="1")
+    page = _page(signed_in, live, q="benoit", new_pool="B", hat="1")
     assert "Benoît" in page
     url = reverse("referee:live_add", args=[live.pk])
     fields = _fields(page, url)
@@ -162,7 +163,7 @@ def test_an_entrant_is_moved_to_another_pool_and_hat_once(signed_in, live):
     entrant = live.entrants.first()
     url = reverse("referee:live_move", args=[live.pk, entrant.pk])
     fields = _fields(_page(signed_in, live), url)
-    _post_twice(signed_in, url, {**fields, "pool": "B", "hat": "2"})
+    _post_twice(signed_in, url, {**fields, "new_pool": "B", "hat": "2"})
     entrant.refresh_from_db()
     assert (entrant.pool, entrant.hat) == ("B", 2)
     assert AuditEntry.objects.filter(action="live_move_player").count() == 1
@@ -171,16 +172,27 @@ def test_an_entrant_is_moved_to_another_pool_and_hat_once(signed_in, live):
 def test_a_player_added_by_mistake_is_removed_from_the_page_and_one_with_a_game_is_not(signed_in, live):
     mistake = entrant_add(live, NewEntrant(player=factories.player("Erreur", "Paul", id=77).pk))
     url = reverse("referee:live_remove", args=[live.pk, mistake.pk])
-    _post_twice(signed_in, url, _fields(_page(signed_in, live), url))
+    _post_twice(signed_in, url, {**_fields(_page(signed_in, live), url), "confirm": "on"})
     assert not LiveEntrant.objects.filter(pk=mistake.pk).exists()
     assert "Erreur" not in _page(signed_in, live)
     play_round(live, 1, random.Random(1))
     played = live.entrants.first()
     url = reverse("referee:live_remove", args=[live.pk, played.pk])
     assert url not in _page(signed_in, live)  # not offered
-    response = signed_in.post(url, {})
+    response = signed_in.post(url, {"confirm": "on"})
     assert response.status_code == 400 and "withdraw instead" in response.content.decode()
     assert LiveEntrant.objects.filter(pk=played.pk).exists()
+
+
+def test_removing_a_player_asks_for_a_confirmation_and_without_it_nothing_changes(signed_in, live):
+    mistake = entrant_add(live, NewEntrant(player=factories.player("Erreur", "Paul", id=77).pk))
+    url = reverse("referee:live_remove", args=[live.pk, mistake.pk])
+    page = _page(signed_in, live)
+    form = re.search(r'<form method="post" action="' + re.escape(url) + r'"[^>]*>(.*?)</form>', page, re.S).group(1)
+    assert '<input type="checkbox" name="confirm" required>' in form and "Yes, remove Paul Erreur" in form
+    response = signed_in.post(url, _fields(page, url))  # the box not ticked
+    assert response.status_code == 400 and "Tick “Yes, remove Paul Erreur”" in response.content.decode()
+    assert LiveEntrant.objects.filter(pk=mistake.pk).exists()
 
 
 def test_players_registered_in_the_calendar_are_checked_in_in_one_tap(signed_in, referee):
@@ -403,7 +415,7 @@ def test_every_post_of_the_players_pages_records_its_action_once(signed_in, live
     entrant = live.entrants.first()
     url = reverse("referee:live_move", args=[live.pk, entrant.pk])
     fields = _fields(_page(signed_in, live), url)
-    signed_in.post(url, {**fields, "pool": "C"})
+    signed_in.post(url, {**fields, "new_pool": "C"})
     assert LiveAction.objects.filter(live=live, key=fields["action_key"]).exists()
 
 
@@ -414,3 +426,54 @@ def test_dates_in_the_calendar_are_shown_in_the_start_page_language(signed_in, r
     signed_in.defaults["HTTP_ACCEPT_LANGUAGE"] = "fr"
     page = signed_in.get(reverse("referee:live_start", args=[tournament.pk])).content.decode()
     assert "Ses vraies dates et rondes" in page
+
+
+# --- pools: chosen from the tournament's, a new one only on purpose, capitals aside
+
+
+def test_the_players_page_offers_the_tournaments_pools_in_a_list_and_a_new_pool_apart(signed_in, live):
+    page = _page(signed_in, live)
+    assert re.search(r'<select id="pool-choice-new" name="pool"><option value="A" selected>A</option></select>', page)
+    assert 'id="new-pool-new" name="new_pool"' in page and "or a new pool named" in page
+    assert 'list="pool-names"' not in page  # no free text pool any more
+
+
+def test_a_late_player_typed_into_pool_b_in_lower_case_joins_pool_b(signed_in, live):
+    entrant_move(live, live.entrants.order_by("pk")[0], pool="B")
+    url = reverse("referee:live_add", args=[live.pk])
+    data = {**_fields(_page(signed_in, live), url), "last_name": "Martin", "first_name": "Léa", "country": "FR",
+            "new_pool": "b"}
+    assert signed_in.post(url, data).status_code == 302
+    assert sorted(set(live.entrants.values_list("pool", flat=True))) == ["A", "B"]
+    assert live.entrants.get(last_name="Martin").pool == "B"
+
+
+def test_a_pool_from_the_list_that_is_not_the_tournaments_is_refused_and_nothing_added(signed_in, live):
+    url = reverse("referee:live_add", args=[live.pk])
+    data = {**_fields(_page(signed_in, live), url), "last_name": "Martin", "first_name": "Léa", "country": "FR",
+            "pool": "Z"}
+    response = signed_in.post(url, data)
+    assert response.status_code == 400
+    assert "Pool “Z” is not one of the tournament&#x27;s: A." in response.content.decode()
+    assert not live.entrants.filter(last_name="Martin").exists()
+
+
+def test_pool_names_compare_without_capitals_in_the_services():
+    live = live_tournament(federation_players(6))
+    entrant_move(live, live.entrants.order_by("pk")[0], pool="B")
+    moved = entrant_move(live, live.entrants.order_by("pk")[1], pool="b")
+    added = entrant_add(live, NewEntrant(player=factories.player("Tard", "Ivy", id=88).pk, pool="a"))
+    assert (moved.pool, added.pool) == ("B", "A")
+    with pytest.raises(LiveRefused):
+        entrant_add(live, NewEntrant(player=factories.player("Autre", "Max", id=89).pk, pool="Q", new_pool=False))
+
+
+def test_the_referees_homes_list_the_coming_tournaments_first_the_nearest_first(signed_in, referee):
+    today = timezone.localdate()
+    for name, days in (("Open passé", -30), ("Open lointain", 60), ("Open proche", 5)):
+        made = factories.tournament(name, start=today + timedelta(days=days), end=today + timedelta(days=days),
+                                    rounds=3, status=Tournament.REGISTERED)
+        made.referees.add(referee)
+    for url in (reverse("referee:home"), reverse("referee:live_home")):
+        page = signed_in.get(url).content.decode()
+        assert page.index("Open proche") < page.index("Open lointain") < page.index("Open passé"), url

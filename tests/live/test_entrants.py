@@ -27,7 +27,7 @@ from tournaments.live.refusals import LiveRefused
 from tournaments.live.rounds import round_pair, round_publish
 from tournaments.live.selectors import live_view
 from tournaments.live.start import TournamentDates, live_begin, live_cancel, live_start_calendar
-from tournaments.models import LiveEntrant, LiveTable, LiveTournament, Registration, Tournament
+from tournaments.models import Announcement, LiveEntrant, LiveTable, LiveTournament, Registration, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -316,6 +316,29 @@ def test_a_calendar_tournament_dated_in_the_future_is_not_run_live_before_its_da
     entry = AuditEntry.objects.get(action="tournament_dates")
     assert entry.changes["rounds"] == ["5", "4"]
     assert live.pk == tournament.pk
+
+
+def test_dates_corrected_at_the_start_move_the_list_deadline_by_as_much_and_audit_it():
+    """PAIRING.md §7, decision of 2026-12-02: the deadline keeps its distance to the first day."""
+    start = TODAY + timedelta(days=30)
+    tournament = factories.tournament("Open du Report", start=start, end=start + timedelta(days=1), rounds=5,
+                                      status=Tournament.REGISTERED)
+    Announcement.objects.create(tournament=tournament, game_minutes=120, list_deadline=start - timedelta(days=7),
+                                first_round="draw")
+    live_start_calendar(tournament, dates=TournamentDates(TODAY, TODAY + timedelta(days=1), 5), today=TODAY)
+    assert Announcement.objects.get(tournament=tournament).list_deadline == TODAY - timedelta(days=7)
+    entry = AuditEntry.objects.get(action="tournament_dates")
+    assert entry.changes["list_deadline"] == [str(start - timedelta(days=7)), str(TODAY - timedelta(days=7))]
+    assert "deadline moved with the start" in entry.summary
+
+
+def test_only_the_end_or_rounds_corrected_leave_the_list_deadline_where_it_was():
+    tournament = factories.tournament("Open", start=TODAY, end=TODAY, rounds=5, status=Tournament.REGISTERED)
+    Announcement.objects.create(tournament=tournament, game_minutes=120, list_deadline=TODAY - timedelta(days=5),
+                                first_round="draw")
+    live_start_calendar(tournament, dates=TournamentDates(TODAY, TODAY + timedelta(days=1), 4), today=TODAY)
+    assert Announcement.objects.get(tournament=tournament).list_deadline == TODAY - timedelta(days=5)
+    assert "list_deadline" not in AuditEntry.objects.get(action="tournament_dates").changes
 
 
 def test_a_tournament_on_its_dates_starts_without_correcting_them():

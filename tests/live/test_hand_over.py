@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from players.models import AuditEntry
 from tests.live.helpers import federation_players, live_tournament, play_round
+from tournaments.live.entrants import entrant_move
 from tournaments.live.handover import live_hand_over, live_take_back
 from tournaments.live.links import entrant_link_path
 from tournaments.live.publication import live_publish
@@ -177,3 +178,15 @@ def test_the_run_page_leads_to_the_spreadsheet_mid_round_and_the_workbook_so_far
     assert outcome.ok, outcome.report.as_dict()["errors"]
     assert Game.objects.filter(tournament=live.tournament).count() == 8
     assert LiveTable.objects.filter(round__live=live).count() == 8  # the day's own tables stay as they were
+def test_the_hand_over_counts_rounds_not_pool_rounds(signed_in, live, referee):
+    """3 rounds played in 2 pools are 3 rounds (round numbers are shared by the pools), not 6."""
+    for entrant in live.entrants.order_by("pk")[:4]:
+        entrant_move(live, entrant, pool="B")
+    rng = random.Random(5)
+    for number in (1, 2, 3):
+        for pool in ("A", "B"):
+            play_round(live, number, rng, pool=pool)
+    page = signed_in.get(reverse("referee:live_hand_over", args=[live.pk])).content.decode()
+    assert "3 rounds are published on the site so far." in page
+    live_hand_over(live, user=referee)
+    assert AuditEntry.objects.get(action="live_hand_over").changes == {"published_rounds": 3}

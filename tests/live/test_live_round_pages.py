@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from datetime import date
 
 import pytest
 from django.urls import reverse
@@ -18,7 +19,7 @@ from tournaments.live.entrants import NewEntrant
 from tournaments.live.pools import key_of
 from tournaments.live.rounds import round_pair, round_publish, round_swap, round_withdraw
 from tournaments.live.start import live_begin
-from tournaments.models import LiveDiscardedDraw, LiveRound, LiveTable, LiveTournament, Tournament
+from tournaments.models import Announcement, LiveDiscardedDraw, LiveRound, LiveTable, LiveTournament, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -379,3 +380,69 @@ def test_round_withdrawn_on_the_page_is_paired_again_with_a_new_seed(signed_in, 
         == 302
     again = LiveRound.objects.get(live=live)
     assert again.number == 1 and again.seed != 13
+
+
+# --- round 1's method: the announced one (PAIRING.md §3, decision of 2026-12-02); hats and clubs at a glance
+
+
+def _announce(live, method):
+    Announcement.objects.create(tournament=live.tournament, game_minutes=120, list_deadline=date(2026, 11, 14),
+                                first_round=method)
+
+
+def _checked_method(page: str) -> str:
+    return re.search(r'<input type="radio" name="method" value="([\w-]+)" checked>', page).group(1)
+
+
+def test_round_one_starts_with_the_method_the_announcement_gave(signed_in, live):
+    assert _checked_method(_run(signed_in, live)) == "draw"  # no announcement: the single hat
+    _announce(live, "hats")
+    page = _run(signed_in, live)
+    assert _checked_method(page) == "hats"
+    assert "Chosen as the announcement said; you may choose another before pairing." in page
+
+
+def test_a_proposal_by_another_method_than_the_announced_one_says_it_differs(signed_in, live):
+    _announce(live, "hats")
+    LiveTournament.objects.get(pk=live.pk).entrants.update(hat=1)
+    signed_in.post(reverse("referee:live_pair", args=[live.pk]), {"pool": "A", "method": "draw"})
+    page = _run(signed_in, live)
+    assert "This method differs from the announcement's (two hats)" in page
+
+
+def test_an_announced_manual_pairing_points_to_the_pairs_by_hand(signed_in, live):
+    _announce(live, "manual")
+    page = _run(signed_in, live)
+    assert _checked_method(page) == "draw"
+    assert "pair it by hand below" in page
+
+
+def test_a_hat_proposal_shows_each_players_hat_and_club(signed_in, live):
+    for n, entrant in enumerate(live.entrants.order_by("pk")):
+        entrant.hat = 1 + n % 2
+        entrant.save(update_fields=["hat"])
+    signed_in.post(reverse("referee:live_pair", args=[live.pk]), {"pool": "A", "method": "hats"})
+    page = _run(signed_in, live)
+    hats = re.findall(r'<span class="seat-hat">hat (\d)</span>', page)
+    clubs = re.findall(r'<span class="seat-club">([^<]+)</span>', page)
+    assert sorted(hats) == ["1"] * 4 + ["2"] * 4 and len(clubs) == 8
+    # one name from each hat at every table: checked on the page as the referee does
+    for pair in re.findall(r'<li class="pair".*?</li>', page, re.S):
+        assert sorted(re.findall(r'seat-hat">hat (\d)', pair)) == ["1", "2"]
+
+
+def test_the_run_page_says_why_each_discarded_draw_was_discarded_and_the_rules_it_bent(signed_in, referee):
+    live = live_tournament(federation_players(6, clubs=1, first_id=3001))  # one club: club-mates must meet
+    live.tournament.referees.add(referee)
+    round_pair(live, seed=3)
+    round_pair(live, seed=4)  # drawn again, no reason given
+    round_pair(live, seed=5, reason="a player asked")
+    page = _run(signed_in, live)
+    assert "<strong>Why:</strong> drawn again by the referee, no reason given." in page
+    assert "<strong>Reason:</strong> a player asked" in page
+    assert page.count("The rules this draw bent:") == 2
+    assert "are club-mates: the draw could not keep more clubs apart." in page
+    signed_in.defaults["HTTP_ACCEPT_LANGUAGE"] = "fr"
+    french = _run(signed_in, live)
+    assert "tiré à nouveau par l’arbitre, sans raison donnée." in french
+    assert "Les règles que ce tirage a pliées" in french

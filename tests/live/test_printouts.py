@@ -142,17 +142,25 @@ def test_pairings_by_name_list_every_player_alphabetically_accents_aside_with_ta
     assert "Pool" not in _text(html)  # one pool: no pool column
 
 
-def test_pairings_by_table_give_both_players_with_their_ids_and_a_new_players_tag(signed_in, referee):
+def test_pairings_by_table_give_both_players_ids_and_say_new_for_a_player_new_to_the_federation(signed_in, referee):
     live = _accented_live(referee)
     html = _get(signed_in, reverse("referee:live_print_by_table", args=[live.pk, 1]))
     text = _text(html)
     new = LiveEntrant.objects.get(live=live, player__isnull=True)
     for table in LiveTable.objects.filter(round__live=live).select_related("a", "b").order_by("table"):
-        a_id = table.a.player_id or f"N{table.a.pk}"
-        b = f"{table.b.first_name} {table.b.last_name} ({table.b.player_id or f'N{table.b.pk}'})" if table.b \
+        a_id = table.a.player_id or "new"
+        b = f"{table.b.first_name} {table.b.last_name} ({table.b.player_id or 'new'})" if table.b \
             else "Spare (99)"
         assert f"{table.table} {table.a.first_name} {table.a.last_name} ({a_id}) {b}" in text
-    assert f"(N{new.pk})" in text
+    assert f"N{new.pk}" not in text  # the workbook's tag is no ID: never printed like one
+
+
+def test_a_slip_says_new_for_a_player_new_to_the_federation_in_french(signed_in, referee):
+    live = _accented_live(referee)
+    new = LiveEntrant.objects.get(live=live, player__isnull=True)
+    signed_in.defaults["HTTP_ACCEPT_LANGUAGE"] = "fr"
+    text = _text(_get(signed_in, reverse("referee:live_print_slips", args=[live.pk, 1])))
+    assert f"{new.first_name} {new.last_name} (nouveau)" in text and f"N{new.pk}" not in text
 
 
 def test_two_pools_are_listed_together_with_their_pool(signed_in, referee):

@@ -252,9 +252,19 @@ def test_the_link_of_a_published_tournament_leads_to_the_final_standings_and_tak
     assert _state(table)[3] is None
 
 
-def test_the_link_of_a_tournament_finished_long_ago_is_refused(client, live, table):
+def test_the_link_of_a_tournament_published_long_ago_leads_to_its_standings_for_good(client, live, table):
     path = entrant_link_path(table.a)
     LiveTournament.objects.filter(pk=live.pk).update(published_at="2026-11-21T20:00:00Z")
+    ended = timezone.localdate() - timedelta(days=LINKING_DAYS + 1)
+    Tournament.objects.filter(pk=live.pk).update(start_date=ended, end_date=ended)
+    response = client.get(path)
+    assert response.status_code == 301 and response["Location"].startswith(reverse("tournament_detail",
+                                                                                   args=[live.pk]))
+
+
+def test_the_link_of_a_day_handed_over_long_ago_is_refused(client, live, table):
+    path = entrant_link_path(table.a)
+    LiveTournament.objects.filter(pk=live.pk).update(handed_over_at="2026-11-21T20:00:00Z")
     ended = timezone.localdate() - timedelta(days=LINKING_DAYS + 1)
     Tournament.objects.filter(pk=live.pk).update(start_date=ended, end_date=ended)
     response = client.get(path)

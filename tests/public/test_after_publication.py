@@ -75,7 +75,7 @@ def test_a_private_link_of_a_published_day_leads_to_the_players_marked_line(clie
     Player.objects.filter(pk=entrant.player_id).update(user=owner, link_proof=Player.PROOF_TOKEN)
     response = client.get(entrant_link_path(entrant))  # nothing to offer a visitor: straight to the standings
     expected = reverse("tournament_detail", args=[published.pk]) + f"?me={entrant.player_id}#me"
-    assert response.status_code == 302 and response["Location"] == expected
+    assert response.status_code == 301 and response["Location"] == expected  # for good: permanent
     page = client.get(expected).content.decode()
     assert re.findall(r'<tr class="me" id="me">\s*<td class="num">(\d+)</td>', page) == ["2"]
 
@@ -93,3 +93,12 @@ def test_a_private_link_of_a_day_handed_over_says_the_referee_finishes_in_the_sh
     Tournament.objects.filter(pk=live.pk).update(end_date=timezone.localdate())
     page = client.get(entrant_link_path(live.entrants.first())).content.decode()
     assert "The referee finishes Open live in the result sheet" in page and "is over" not in page
+
+
+def test_a_private_link_of_a_day_published_long_ago_still_leads_to_the_standings_never_a_bare_404(client, published):
+    entrant = published.entrants.order_by("pk")[0]
+    Tournament.objects.filter(pk=published.pk).update(start_date=timezone.localdate() - timezone.timedelta(days=400),
+                                                      end_date=timezone.localdate() - timezone.timedelta(days=400))
+    response = client.get(entrant_link_path(entrant))
+    assert response.status_code == 301
+    assert response["Location"] == reverse("tournament_detail", args=[published.pk]) + f"?me={entrant.player_id}#me"

@@ -70,7 +70,7 @@ def test_a_faulty_sheet_is_refused_with_its_report(referee, tournament):
 def test_the_messages_follow_accept_language(referee, tournament):
     response = post(api(referee), valid_sheet(tournament).set("City", None).build(), HTTP_ACCEPT_LANGUAGE="fr")
     assert response.json()["errors"][0]["message"] == (
-        "«\u00a0City\u00a0» est obligatoire et n'est pas rempli. Remplissez-le.")
+        "«\u00a0City\u00a0» est obligatoire et n’est pas rempli. Remplissez-le.")
 
 
 def test_another_referees_tournament_is_403_and_nothing_is_kept(other_referee, tournament, other_tournament):

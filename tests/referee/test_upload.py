@@ -71,7 +71,7 @@ def test_it_writes_the_report_in_the_page_language(client, referee, tournament):
     response = upload(client, valid_sheet(tournament).set("City", None).build(), follow=True,
                       HTTP_ACCEPT_LANGUAGE="fr")
     page = response.content.decode()
-    assert "«\u00a0City\u00a0» est obligatoire et n&#x27;est pas rempli. Remplissez-le." in page
+    assert "«\u00a0City\u00a0» est obligatoire et n’est pas rempli. Remplissez-le." in page
     assert CITY_BLANK not in page
 
 

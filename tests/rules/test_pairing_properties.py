@@ -224,11 +224,31 @@ def test_hats_pair_across_the_hats_as_far_as_the_smaller_one_goes(pool, seed):
     assert_each_player_once_and_no_rematch(pool, pairing)
     hat = {p.id: p.hat for p in pool.players}
     played = [p for p in pairing.pairs if p.b != SPARE]
-    if pool.size % 2:
-        assert pairing.pairs[-1].a == pool.standing[-1]
-    left = [p for p in pool.standing if all(p != q.a for q in pairing.pairs if q.b == SPARE)]
-    smaller = min(sum(hat[p] == h for p in left) for h in (1, 2))
+    smaller = min(sum(hat[p] == h for p in pool.standing) for h in (1, 2))
     assert sum(hat[p.a] != hat[p.b] for p in played) == smaller
+    if pool.size % 2:  # the spare meets a name of the larger hat (PAIRING.md §2.3, 2026-12-02)
+        larger = 1 if sum(hat[p] == 1 for p in pool.standing) > pool.size // 2 else 2
+        assert pairing.pairs[-1].b == SPARE and hat[pairing.pairs[-1].a] == larger
+
+
+@FAST
+@given(small=st.integers(1, 20), seed=st.integers(0, 2**31 - 1), hat_one_larger=st.booleans(),
+       clubs=st.lists(st.sampled_from(["X", "Y", "Z", None]), min_size=41, max_size=41),
+       order=st.randoms(use_true_random=False))
+def test_hats_one_apart_with_the_spare_never_pair_two_names_of_a_hat(small, seed, hat_one_larger, clubs, order):
+    """Hats of sizes n + 1 and n (an odd pool, so the spare plays): every pair is one name from each hat, and
+    the spare takes the name of the larger hat left over (PAIRING.md §2.3, decision of 2026-12-02)."""
+    ids = list(range(1, 2 * small + 2))
+    order.shuffle(ids)
+    larger, smaller = (1, 2) if hat_one_larger else (2, 1)
+    hat = {p: (larger if n <= small else smaller) for n, p in enumerate(ids)}
+    players = [Entrant(p, 1000 + 7 * p % 400, clubs[p - 1], hat[p]) for p in ids]
+    pool = Pool(players, initial_standing(players), (), round=1, rounds=6)  # P <= N: hats allowed
+    pairing = pair_round(pool, system="adapted", method="hats", seed=seed)
+    assert_each_player_once_and_no_rematch(pool, pairing)
+    assert all(hat[p.a] != hat[p.b] for p in pairing.pairs if p.b != SPARE)
+    spare_games = [p for p in pairing.pairs if p.b == SPARE]
+    assert len(spare_games) == 1 and hat[spare_games[0].a] == larger
 
 
 @FAST

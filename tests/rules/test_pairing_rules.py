@@ -388,10 +388,26 @@ def test_what_is_left_of_the_larger_hat_is_drawn_among_itself(seed):
     assert len(crossing) == 2 and len(pairs) == 4
 
 
-def test_hats_spare_meets_the_lowest_of_the_standing():
-    pool = make_pool(7, hats={k: 1 + k % 2 for k in range(1, 8)}, round=1, rounds=3)
-    last = pair_round(pool, system="adapted", method="hats", seed=1).pairs[-1]
-    assert (last.a, last.b) == (7, SPARE)
+@pytest.mark.parametrize("seed", range(10))
+def test_hats_spare_meets_the_last_name_of_the_larger_hat(seed):
+    # 4 in hat 1 (the odd IDs), 3 in hat 2, the lowest of the standing (7) in the larger hat 1: each name of hat 2
+    # meets one of hat 1, and the spare the name of hat 1 left, whoever it is.
+    pool = make_pool(7, hats={k: 1 + (k + 1) % 2 for k in range(1, 8)}, round=1, rounds=3)
+    pairing = pair_round(pool, system="adapted", method="hats", seed=seed)
+    last = pairing.pairs[-1]
+    assert last.b == SPARE and last.a % 2 == 1
+    assert all((p.a % 2) != (p.b % 2) for p in pairing.pairs[:-1])
+    assert pairing.warnings == ()
+
+
+def test_hats_spare_never_takes_a_name_of_the_smaller_hat():
+    # The lowest of the standing (7) is in the smaller hat 2: the spare going to the lowest would leave two names
+    # of hat 1 to meet; the spare meets a name of hat 1 instead, and 7 one of hat 1 too.
+    pool = make_pool(7, hats={1: 1, 2: 1, 3: 1, 4: 1, 5: 2, 6: 2, 7: 2}, round=1, rounds=3)
+    for seed in range(20):
+        pairing = pair_round(pool, system="adapted", method="hats", seed=seed)
+        assert pairing.pairs[-1].b == SPARE and pairing.pairs[-1].a <= 4
+        assert all((p.a <= 4) != (p.b <= 4) for p in pairing.pairs[:-1])
 
 
 @pytest.mark.parametrize("seed", range(5))

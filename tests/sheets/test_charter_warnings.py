@@ -149,7 +149,7 @@ def test_it_checks_each_pool_on_its_own():
 
 def test_it_has_french_charter_messages():
     report = SheetBuilder.valid().set("Official", "no").read().report
-    assert report.as_dict(words_in("fr"))["warnings"][0]["message"] == "Le tournoi n'est pas officiel."
+    assert report.as_dict(words_in("fr"))["warnings"][0]["message"] == "Le tournoi n’est pas officiel."
 
 
 def test_it_checks_no_charter_condition_in_battle_empire():

@@ -53,7 +53,7 @@ def test_the_service_refuses_a_referees_sheet_for_a_tournament_run_live(live, re
     assert_issue(outcome.report, code="tournament_running_live", sheet="Tournament", cell="B2",
                  en=MESSAGE.format(id=live.pk))
     assert outcome.report.errors[0].code == "tournament_running_live"  # first: the one thing to do
-    assert "Publiez d'abord la journée" in outcome.report.as_dict(words_in("fr"))["errors"][0]["message"]
+    assert "Publiez d’abord la journée" in outcome.report.as_dict(words_in("fr"))["errors"][0]["message"]
     assert _nothing_imported(live.tournament)
     assert outcome.sheet.status == Sheet.REJECTED
 

@@ -46,6 +46,7 @@ from tournaments.live.forms import (
     MoveForm,
     PresentForm,
     ReissueLinkForm,
+    RemoveForm,
     WithdrawForm,
 )
 from tournaments.live.links import link_reissue
@@ -63,18 +64,20 @@ def _choices(live: LiveTournament) -> dict:
             "countries": [(country.code, country.local_name()) for country in Country.objects.order_by("code")]}
 
 
-def _find(request) -> tuple[FindPlayerForm, str, str, int | None]:
+def _find(request) -> tuple[FindPlayerForm, str, str, int | None, bool]:
+    """The search, the pool and hat the players found go into, and whether that pool is a new one asked for."""
     find = FindPlayerForm(request.GET or None)
     if find.is_bound and find.is_valid():
         data = find.cleaned_data
-        return find, data["q"].strip(), (data["pool"] or "").strip() or "A", data["hat"]
+        pool, new_pool = find.pool_choice()
+        return find, data["q"].strip(), pool, data["hat"], new_pool
     query = (request.GET.get("q") or "")[:80].strip() if find.is_bound else ""
-    return find, query, "A", None
+    return find, query, "A", None, False
 
 
 def _players_page(request, tournament, live, *, add_form=None, errors=(), similar=(), status=200, paste_form=None,
                   pasted=None):
-    find, query, pool, hat = _find(request)
+    find, query, pool, hat, new_pool = _find(request)
     view = selectors.live_view(live, language=lang())
     playing = {e.player_id for p in view.pools for e in p.entrants if e.player_id}
     found = list(player_search(query=query)[:FOUND_LIMIT]) if query else []
@@ -83,7 +86,8 @@ def _players_page(request, tournament, live, *, add_form=None, errors=(), simila
     add_form = add_form or AddPlayerForm(initial={"pool": pool, "hat": hat, "country": live.tournament.country_id})
     return render(request, "live/players.html", {
         "tournament": tournament, "live": live, "view": view, "find": find, "query": query, "found": found,
-        "find_pool": pool, "find_hat": hat, "playing": playing, "with_game": with_game,
+        "find_pool": pool, "find_hat": hat, "find_new_pool": pool if new_pool else "", "playing": playing,
+        "with_game": with_game,
         "current_number": current_number(view), "add_form": add_form, "errors": errors, "similar": similar,
         "show_new_club": add_form.asks_new_club,
         "can_cancel": not any(p.published_rounds for p in view.pools), **_choices(live),
@@ -163,7 +167,7 @@ def live_paste_check(request, tournament: Tournament, live: LiveTournament):
     found = [line.player.pk for line in lines if line.status == "found"]
     return _players_page(request, tournament, live, paste_form=form, pasted={
         "lines": lines, "ready": bool(lines) and len(found) == len(lines), "players": ",".join(map(str, found)),
-        "pool": (form.cleaned_data["pool"] or "").strip() or "A", "hat": form.cleaned_data["hat"]})
+        "pool": form.pool_choice()[0], "new_pool": form.pool_choice()[1], "hat": form.cleaned_data["hat"]})
 
 
 @players_change
@@ -175,7 +179,9 @@ def live_paste_add(request, tournament: Tournament, live: LiveTournament):
                              errors=[_("Check the list again, then add the players.")])
     data = form.cleaned_data
     try:
-        added = entrants_add(live, data["players"], pool=data["pool"] or "A", hat=data["hat"], user=request.user)
+        pool, new_pool = form.pool_choice()
+        added = entrants_add(live, data["players"], pool=pool, hat=data["hat"], new_pool=new_pool,
+                             user=request.user)
     except LiveRefused as exc:
         return _players_page(request, tournament, live, paste_form=form, errors=words(exc), status=400)
     late = [e for e in added if e.joined_round > 1]
@@ -199,8 +205,9 @@ def live_move(request, tournament: Tournament, live: LiveTournament, entrant_id:
         return _players_page(request, tournament, live, errors=[_("Choose a pool and a hat (1, 2 or none).")],
                              status=400)
     data = form.cleaned_data
+    pool, new_pool = form.pool_choice() if (data["pool"] or data["new_pool"]).strip() else (entrant.pool, False)
     try:
-        moved = entrant_move(live, entrant, pool=data["pool"] or entrant.pool,
+        moved = entrant_move(live, entrant, pool=pool, new_pool=new_pool,
                              hat=data["hat"] if "hat" in request.POST else KEEP, user=request.user)
     except LiveRefused as exc:
         return _players_page(request, tournament, live, errors=words(exc), status=400)
@@ -213,6 +220,10 @@ def live_move(request, tournament: Tournament, live: LiveTournament, entrant_id:
 @players_change
 def live_remove(request, tournament: Tournament, live: LiveTournament, entrant_id: int):
     entrant = _entrant_of(live, entrant_id)
+    if not RemoveForm(request.POST).is_valid():
+        return _players_page(request, tournament, live, status=400, errors=[
+            _("Tick “Yes, remove %(name)s” to remove them: nothing was changed.") % {
+                "name": selectors.entrant_name(entrant)}])
     try:
         entrant_remove(live, entrant, user=request.user)
     except LiveRefused as exc:

@@ -46,7 +46,7 @@ from rules.rulesets import SPARE_ID
 from rules.sheet.checks import country_faults, text_faults
 from rules.sheet.values import cell_text
 from tournaments.live.links import link_salt_new
-from tournaments.live.pools import bump, drop_proposal, locked, published_numbers
+from tournaments.live.pools import bump, drop_proposal, locked, published_numbers, same_pool
 from tournaments.live.refusals import LiveRefused
 from tournaments.models import AnnouncedPool, LiveEntrant, LiveTable, LiveTournament, Registration
 
@@ -70,6 +70,9 @@ class NewEntrant:
     hat: int | None = None
     present: bool = True
     new_club: bool = False
+    # False: the pool must be one of the tournament's (a page's list); True: a name not among them makes a new
+    # pool (the page's "new pool" control, a command's --pool, the start's list). Capitals never make a pool.
+    new_pool: bool = True
 
 
 @dataclass(frozen=True)
@@ -111,11 +114,19 @@ def new_player_texts(*, last_name: str, first_name: str, club: str, country: str
     return NewPlayerTexts(texts["last_name"], texts["first_name"], club_name, code)
 
 
-def _pool(text: str) -> str:
+def _pool(live: LiveTournament, text: str, *, new_pool: bool = True, pools: list[str] | None = None) -> str:
+    """The pool a typed name means: one of the tournament's pools, capitals aside (`b` is pool B); a name none of
+    them has is a new pool only when `new_pool` says the referee made one on purpose, else refused."""
     pool = cell_text(text) or "A"
     faults = text_faults(key="pool", label=LABELS["pool"], text=pool)
     if faults:
         raise LiveRefused((f.code, {**f.params, "input": "pool"}) for f in faults)
+    pools = tournament_pools(live) if pools is None else pools
+    known = same_pool(pools, pool)
+    if known is not None:
+        return known
+    if not new_pool:
+        raise LiveRefused.one("pool_not_the_tournaments", pool=pool, pools=", ".join(pools), input="pool")
     return pool
 
 
@@ -131,29 +142,35 @@ def _next_round(live: LiveTournament, pool: str) -> int:
     return number
 
 
-def entrant_add(live: LiveTournament, new: NewEntrant, *, user=None, audit: bool = True) -> LiveEntrant:
-    """Add a player to a pool (and a hat); after round 1 of the pool a late player, from the next round to pair."""
+def entrant_add(live: LiveTournament, new: NewEntrant, *, user=None, audit: bool = True,
+                pools: list[str] | None = None) -> LiveEntrant:
+    """Add a player to a pool (and a hat); after round 1 of the pool a late player, from the next round to pair.
+    `pools`: the tournament's pools when the caller adds many (`tournament_pools`, kept up to date here)."""
     with transaction.atomic():
         live = locked(live)
-        entrant = _add(live, new, user=user, audit=audit)
+        entrant = _add(live, new, user=user, audit=audit, pools=pools)
+        if pools is not None and entrant.pool not in pools:
+            pools.append(entrant.pool)
         bump(live)
     return entrant
 
 
 def entrants_add(live: LiveTournament, players: Sequence[int], *, pool: str, hat: int | None = None,
-                 user=None) -> list[LiveEntrant]:
+                 new_pool: bool = False, user=None) -> list[LiveEntrant]:
     """Add several federation players (by ID) to one of the tournament's pools and a hat, each as `entrant_add` adds
     one (the same checks; after round 1 of the pool, late players), in one transaction: all of them or, refused,
-    none; one new version of the day. The pool typed is one of `tournament_pools`, case aside."""
+    none; one new version of the day. The pool typed is one of `tournament_pools`, case aside, or a new pool
+    when `new_pool` says so."""
     with transaction.atomic():
         live = locked(live)
         if not players:
             raise LiveRefused.one("paste_empty")
         pools = tournament_pools(live)
-        chosen = next((known for known in pools if known.casefold() == (cell_text(pool) or "").casefold()), None)
-        if chosen is None:
-            raise LiveRefused.one("pool_not_the_tournaments", pool=cell_text(pool) or "", pools=", ".join(pools))
-        entrants = [_add(live, NewEntrant(player=player, pool=chosen, hat=hat), user=user) for player in players]
+        chosen = _pool(live, pool, new_pool=new_pool, pools=pools)
+        if chosen not in pools:
+            pools.append(chosen)
+        entrants = [_add(live, NewEntrant(player=player, pool=chosen, hat=hat), user=user, pools=pools)
+                    for player in players]
         bump(live)
     return entrants
 
@@ -219,12 +236,13 @@ def pasted_players(live: LiveTournament, text: str) -> list[PastedLine]:
     return result
 
 
-def _add(live: LiveTournament, new: NewEntrant, *, user=None, audit: bool = True) -> LiveEntrant:
+def _add(live: LiveTournament, new: NewEntrant, *, user=None, audit: bool = True,
+         pools: list[str] | None = None) -> LiveEntrant:
     """entrant_add's work, under the tournament's lock taken by the caller, who bumps the version."""
     tournament = live.tournament
     if new.hat not in (None, 1, 2):
         raise LiveRefused.one("hat_invalid")
-    pool = _pool(new.pool)
+    pool = _pool(live, new.pool, new_pool=new.new_pool, pools=pools)
     if new.player is not None:
         player = Player.objects.filter(pk=new.player).select_related("club", "country").first()
         if player is None or player.merged_into_id is not None or player.pk == SPARE_ID:
@@ -311,13 +329,14 @@ def entrant_remove(live: LiveTournament, entrant: LiveEntrant, *, user=None) -> 
 
 
 def entrant_move(live: LiveTournament, entrant: LiveEntrant, *, pool: str | None = None, hat=KEEP,
-                 user=None) -> LiveEntrant:
+                 new_pool: bool = True, user=None) -> LiveEntrant:
     """Move an entrant to another pool, or into a hat or out of it (hat None), until round 1 of the pools concerned
-    is published; a proposed round 1 of those pools is dropped."""
+    is published; a proposed round 1 of those pools is dropped. The pool is one of the tournament's, capitals
+    aside, or a new one when `new_pool` says so."""
     with transaction.atomic():
         live = locked(live)
         entrant = _entrant(live, entrant)
-        to_pool = _pool(pool) if pool is not None else entrant.pool
+        to_pool = _pool(live, pool, new_pool=new_pool) if pool is not None else entrant.pool
         to_hat = entrant.hat if hat is KEEP else hat
         if to_hat not in (None, 1, 2):
             raise LiveRefused.one("hat_invalid")

@@ -42,11 +42,29 @@ class SelfEntryForm(forms.Form):
 HAT_CHOICES = [("", _("no hat")), ("1", _("hat 1")), ("2", _("hat 2"))]
 
 
-class FindPlayerForm(forms.Form):
+def _new_pool_field() -> forms.CharField:
+    """A new pool is an explicit act: its own field, next to the list of the tournament's pools."""
+    return forms.CharField(label=_("or a new pool named"), max_length=TEXT_LIMITS["pool"], required=False)
+
+
+class PoolChoice:
+    """A form whose `pool` is chosen from the tournament's pools, or `new_pool` names a new one."""
+
+    def pool_choice(self) -> tuple[str, bool]:
+        """(the pool, whether the referee asked for a new one): the new pool's name wins when one is typed."""
+        data = self.cleaned_data
+        new = (data.get("new_pool") or "").strip()
+        if new:
+            return new, True
+        return (data.get("pool") or "").strip() or "A", False
+
+
+class FindPlayerForm(PoolChoice, forms.Form):
     """The referee's search of the federation's players, and the pool and hat the players found go into."""
 
     q = forms.CharField(label=_("Name or ID"), max_length=80, required=False)
     pool = forms.CharField(label=_("Pool"), max_length=TEXT_LIMITS["pool"], required=False)
+    new_pool = _new_pool_field()
     hat = forms.TypedChoiceField(label=_("Hat"), required=False, coerce=int, empty_value=None, choices=HAT_CHOICES)
 
 
@@ -93,30 +111,31 @@ class NewPlayerFields(forms.Form):
         return others
 
 
-class AddPlayerForm(NewPlayerFields):
+class AddPlayerForm(PoolChoice, NewPlayerFields):
     """A federation player (by ID), or a player new to the federation (by name), to a pool and a hat."""
 
     player = forms.IntegerField(required=False, min_value=1, max_value=2**31 - 1, widget=forms.HiddenInput)
-    pool = forms.CharField(label=_("Pool"), max_length=TEXT_LIMITS["pool"], required=False, initial="A",
-                           widget=forms.TextInput(attrs={"list": "pool-names", "size": "4"}))
+    pool = forms.CharField(label=_("Pool"), max_length=TEXT_LIMITS["pool"], required=False, initial="A")
+    new_pool = _new_pool_field()
     hat = forms.TypedChoiceField(label=_("Hat"), required=False, coerce=int, empty_value=None, choices=HAT_CHOICES)
     # The referee saw the federation's players of that name and says this one is none of them.
     confirm_new = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def entrant(self) -> NewEntrant:
         data = self.cleaned_data
+        pool, new_pool = self.pool_choice()
         return NewEntrant(player=data["player"], last_name=data["last_name"], first_name=data["first_name"],
-                          club=data["club"], country=data["country"], pool=data["pool"] or "A", hat=data["hat"],
-                          new_club=data["new_club"])
+                          club=data["club"], country=data["country"], pool=pool, new_pool=new_pool,
+                          hat=data["hat"], new_club=data["new_club"])
 
 
-class BulkCheckForm(forms.Form):
+class BulkCheckForm(PoolChoice, forms.Form):
     """Several federation players pasted at once, one a line (entrants.pasted_players), for one pool and hat."""
 
     lines = forms.CharField(label=_("IDs or names, one a line"), max_length=8000,
                             widget=forms.Textarea(attrs={"rows": 6, "autocomplete": "off", "spellcheck": "false"}))
-    pool = forms.CharField(label=_("Pool"), max_length=TEXT_LIMITS["pool"], required=False, initial="A",
-                           widget=forms.TextInput(attrs={"list": "pool-names", "size": "4"}))
+    pool = forms.CharField(label=_("Pool"), max_length=TEXT_LIMITS["pool"], required=False, initial="A")
+    new_pool = _new_pool_field()
     hat = forms.TypedChoiceField(label=_("Hat"), required=False, coerce=int, empty_value=None, choices=HAT_CHOICES)
 
     def __init__(self, *args, **kwargs):
@@ -141,10 +160,16 @@ class EditEntrantForm(NewPlayerFields):
     """A new player's names, club and country corrected before the publication."""
 
 
-class MoveForm(forms.Form):
-    pool = forms.CharField(label=_("Pool"), max_length=TEXT_LIMITS["pool"], required=False,
-                           widget=forms.TextInput(attrs={"list": "pool-names", "size": "4"}))
+class MoveForm(PoolChoice, forms.Form):
+    pool = forms.CharField(label=_("Pool"), max_length=TEXT_LIMITS["pool"], required=False)
+    new_pool = _new_pool_field()
     hat = forms.TypedChoiceField(label=_("Hat"), required=False, coerce=int, empty_value=None, choices=HAT_CHOICES)
+
+
+class RemoveForm(forms.Form):
+    """Removing an entrant is asked twice: the box ticked says the referee means it."""
+
+    confirm = forms.BooleanField(label=_("Yes, remove this player: they appear nowhere any more"))
 
 
 class PresentForm(forms.Form):

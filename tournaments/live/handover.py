@@ -20,7 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from players.audit import audit_record
-from tournaments.live.pools import bump, locked
+from tournaments.live.pools import bump, locked, published_round_count
 from tournaments.live.refusals import LiveRefused
 from tournaments.models import LiveTournament
 from tournaments.selectors import results_on_site
@@ -35,7 +35,7 @@ def live_hand_over(live: LiveTournament, *, user=None) -> LiveTournament:
         live.handed_over_at = timezone.now()
         live.handed_over_by = user
         live.save(update_fields=["handed_over_at", "handed_over_by"])
-        rounds = live.rounds.filter(published_at__isnull=False).count()
+        rounds = published_round_count(live)
         audit_record(user=user, action="live_hand_over", obj=live.tournament,
                      summary=f"live day handed over to the spreadsheet after {rounds} published round(s)",
                      changes={"published_rounds": rounds})

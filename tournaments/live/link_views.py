@@ -32,7 +32,12 @@ from players.claims import ClaimError, claim_by_private_link
 from players.models import Player
 from tournaments.live import selectors
 from tournaments.live.forms import LinkResultForm
-from tournaments.live.links import entrant_by_link, entrant_link_path, finished_entrant_by_link
+from tournaments.live.links import (
+    entrant_by_link,
+    entrant_link_path,
+    finished_entrant_by_link,
+    published_entrant_by_link,
+)
 from tournaments.live.page_tools import asks_to_confirm, lang, one_effect, words
 from tournaments.live.pools import key_of
 from tournaments.live.refusals import LiveRefused
@@ -54,6 +59,9 @@ def live_link(request, tournament_id: int, token: str):
     if entrant is None:
         finished = finished_entrant_by_link(tournament_id, token)
         if finished is None:
+            published = published_entrant_by_link(tournament_id, token)
+            if published is not None:  # past the days an account may link: the standings, for good
+                return _private(redirect(_standings_of(published), permanent=True))
             return _private(render(request, "live/link_gone.html", status=404))
         if request.method == "POST" and "claim" in request.POST:
             return _private(_link_claim(request, finished, path=f"/tournaments/{tournament_id}/live/me/{token}/"))
@@ -92,6 +100,16 @@ def _link_claim(request, entrant: LiveEntrant, *, path: str):
     return redirect("account")
 
 
+def _standings_of(entrant: LiveEntrant, *, ranked: bool | None = None) -> str:
+    """The tournament's final standings, at the entrant's own line when they have one."""
+    tournament_id = entrant.live.tournament_id
+    if ranked is None:
+        ranked = entrant.player_id is not None and Standing.objects.filter(
+            tournament_id=tournament_id, player_id=entrant.player_id).exists()
+    standings = reverse("tournament_detail", args=[tournament_id])
+    return standings + f"?me={entrant.player_id}#me" if ranked else standings
+
+
 def _finished_page(request, entrant: LiveEntrant):
     """A finished tournament day's link (PAIRING.md §7): the final standings with the player's line marked
     (tournament_detail's `me`); straight there when the page has no record to offer to link, else a page with
@@ -101,11 +119,10 @@ def _finished_page(request, entrant: LiveEntrant):
     offer = _claim_offer(request, entrant)
     ranked = entrant.player_id is not None and Standing.objects.filter(
         tournament=tournament, player_id=entrant.player_id).exists()
-    standings = reverse("tournament_detail", args=[tournament.pk])
-    if ranked:
-        standings += f"?me={entrant.player_id}#me"
-        if not offer.get("claim_offer"):
-            return redirect(standings)
+    standings = _standings_of(entrant, ranked=ranked)
+    if ranked and not offer.get("claim_offer"):
+        # Published, the link leads to the final standings for good (PAIRING.md §7, 2026-12-02): permanent.
+        return redirect(standings, permanent=live.published_at is not None)
     return render(request, "live/link_finished.html", {
         "tournament": tournament, "name": selectors.entrant_name(entrant), "standings": standings,
         "ranked": ranked, "in_the_sheet": live.handed_over_at is not None and live.published_at is None, **offer})

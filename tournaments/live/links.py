@@ -108,3 +108,13 @@ def finished_entrant_by_link(tournament_id: int, token: str, *, today: date | No
     if (today or timezone.localdate()) > entrant.live.tournament.end_date + timedelta(days=LINKING_DAYS):
         return None
     return entrant
+
+
+def published_entrant_by_link(tournament_id: int, token: str) -> LiveEntrant | None:
+    """The entrant a private link names once their tournament is published, however long ago: the link then leads
+    to the final standings for good (PAIRING.md §7, decision of 2026-12-02: a permanent redirect, never a bare
+    404); None for a link that names nobody."""
+    entrant = _entrant(tournament_id, token)
+    if entrant is None or entrant.live.published_at is None:
+        return None
+    return entrant

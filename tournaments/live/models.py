@@ -199,6 +199,8 @@ class LiveDiscardedDraw(models.Model):
     results_discarded = models.PositiveSmallIntegerField(default=0)
     changes = models.JSONField(default=list, blank=True)
     drawn = models.JSONField(null=True, blank=True)
+    # The rules the draw bent, as LiveRound.warnings ({"code", "params"}): often why it was drawn again.
+    warnings = models.JSONField(default=list, blank=True)
     discarded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                      related_name="+")
     discarded_at = models.DateTimeField(auto_now_add=True)

@@ -58,6 +58,25 @@ def locked(live: LiveTournament | int, *, handed_over: bool = False) -> LiveTour
     return row
 
 
+def same_pool(names, text: str) -> str | None:
+    """The pool of `names` that `text` names, capitals aside (`b` is pool B), or None."""
+    folded = (text or "").strip().casefold()
+    return next((name for name in names if name.casefold() == folded), None)
+
+
+def pool_name(live: LiveTournament, text: str) -> str:
+    """The pool a typed name means (a command's --pool, a form's field): the day's pool of that name, capitals
+    aside, else the text itself (trimmed): pools are never told apart by case alone."""
+    text = (text or "").strip()
+    return same_pool(live.entrants.values_list("pool", flat=True).distinct(), text) or text
+
+
+def published_round_count(live: LiveTournament) -> int:
+    """The rounds published, counted as the hall plays them: round 2 of pools A and B is one round, not two
+    (a pool's round is a LiveRound; round numbers are shared by the pools, PAIRING.md §2.5)."""
+    return live.rounds.filter(published_at__isnull=False).order_by().values("number").distinct().count()
+
+
 def published_numbers(live: LiveTournament, pool: str) -> list[int]:
     return list(live.rounds.filter(pool=pool, published_at__isnull=False).order_by("number")
                 .values_list("number", flat=True))
@@ -78,6 +97,7 @@ def discard_round(round_: LiveRound, *, kind: str, reason: str = "", user=None) 
         live_id=round_.live_id, pool=round_.pool, number=round_.number, kind=kind, system=round_.system,
         seed=round_.seed, reason=reason.strip(), was_published=round_.published_at is not None,
         results_discarded=sum(1 for t in tables if t.result), changes=round_.changes, drawn=round_.drawn,
+        warnings=round_.warnings,
         discarded_by=user if getattr(user, "is_authenticated", False) else None,
         pairs=[{"table": t.table, "a": key_of(t.a), "b": key_of(t.b) if t.b else SPARE_ID,
                 "a_name": _name(t.a), "b_name": _name(t.b) if t.b else None, "result": t.result,

@@ -20,10 +20,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from rules.names import name_key
 from rules.rulesets import SPARE_ID
 from tournaments.live.selectors import LiveView, RoundView, StandingLine, TableView, public_id
 from tournaments.models import LiveEntrant
+
+
+def printed_id(entrant: LiveEntrant | None) -> int | str:
+    """What a printout gives beside a name: the federation ID (99 the spare), or "new" for a player new to the
+    federation: the tag N38 of the workbook is no ID, and a player reading it as theirs would be misled."""
+    if entrant is not None and entrant.player_id is None:
+        return _("new")
+    return public_id(entrant)
 
 
 @dataclass
@@ -75,7 +85,7 @@ def printed_rounds(view: LiveView, number: int) -> list[RoundView]:
 def round_tables(rounds: list[RoundView]) -> list[PrintedTable]:
     """Every table of the round, all pools together in table order (tables are numbered across the pools,
     PAIRING.md §2.5): the list by table and the slips."""
-    tables = [PrintedTable(r.pool, t, public_id(t.a), public_id(t.b)) for r in rounds for t in r.tables]
+    tables = [PrintedTable(r.pool, t, printed_id(t.a), printed_id(t.b)) for r in rounds for t in r.tables]
     return sorted(tables, key=lambda p: p.table.table)
 
 
@@ -85,9 +95,9 @@ def round_seats(rounds: list[RoundView]) -> list[Seat]:
     seats = []
     for round_ in rounds:
         for t in round_.tables:
-            seats.append(Seat(t.a, public_id(t.a), t.table, round_.pool, t.b_name, public_id(t.b)))
+            seats.append(Seat(t.a, printed_id(t.a), t.table, round_.pool, t.b_name, printed_id(t.b)))
             if t.b is not None:
-                seats.append(Seat(t.b, public_id(t.b), t.table, round_.pool, t.a_name, public_id(t.a)))
+                seats.append(Seat(t.b, printed_id(t.b), t.table, round_.pool, t.a_name, printed_id(t.a)))
     return sorted(seats, key=lambda s: (name_key(s.entrant.last_name), name_key(s.entrant.first_name), s.table))
 
 
@@ -103,7 +113,7 @@ def standings_after(view: LiveView, number: int) -> list[PrintedPool] | None:
             return None
         rank_of = {line.key: line.rank for line in lines}
         pools.append(PrintedPool(pool.pool, [
-            PrintedLine(line, public_id(pool.by_key.get(line.key)), _cells(line, rank_of, number))
+            PrintedLine(line, printed_id(pool.by_key.get(line.key)), _cells(line, rank_of, number))
             for line in lines]))
     return pools or None
 

@@ -22,6 +22,7 @@ from tournaments.live.page_tools import (
     running_live,
     words,
 )
+from tournaments.live.pools import published_round_count
 from tournaments.live.refusals import LiveRefused, notice_text
 from tournaments.models import LiveTournament, Tournament
 from tournaments.sheets.words import template_words
@@ -86,7 +87,7 @@ def live_workbook_download(request, tournament: Tournament, live: LiveTournament
 def _hand_over_page(request, tournament, live, form, *, errors=(), status=200):
     return render(request, "live/hand_over.html", {
         "tournament": tournament, "live": live, "form": form, "errors": errors,
-        "published_rounds": live.rounds.filter(published_at__isnull=False).count()}, status=status)
+        "published_rounds": published_round_count(live)}, status=status)
 
 
 @referee_only

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from players import permissions
 from rules.pairing import round_one_methods
-from rules.pairing.model import ideal_number
+from rules.pairing.model import MANUAL, ideal_number
 from tournaments.before.entries import day_players
 from tournaments.live import selectors
 from tournaments.live.forms import (
@@ -54,7 +54,7 @@ from tournaments.live.start import (
     on_its_dates,
 )
 from tournaments.models import LiveRound, LiveTournament, Tournament
-from tournaments.selectors import results_on_site, without_results
+from tournaments.selectors import coming_first, results_on_site, without_results
 
 
 @permissions.rule_required(permissions.can_register_tournament)
@@ -74,7 +74,8 @@ def live_home(request):
         runnable=ExpressionWrapper(without_results(), output_field=BooleanField()),
         published_rounds=Count("live__rounds", filter=Q(live__rounds__published_at__isnull=False)),
     ).order_by("-start_date", "-pk")[:50])
-    tournaments.sort(key=lambda t: not _running(t))  # stable: the running ones first, each group by date
+    tournaments = coming_first(tournaments)
+    tournaments.sort(key=lambda t: not _running(t))  # stable: the running ones first, then the coming ones
     return render(request, "live/home.html", {"tournaments": tournaments, "today": timezone.localdate()})
 
 
@@ -165,6 +166,7 @@ def _run_page(request, tournament, live, *, errors=(), status=200, bound=None):
     view = selectors.live_view(live, language=lang())
     bound = bound or {}
     rounds = tournament.rounds
+    announced = selectors.announced_method(tournament)
     pools = []
     for pool in view.pools:
         proposal = pool.proposal
@@ -176,12 +178,16 @@ def _run_page(request, tournament, live, *, errors=(), status=200, bound=None):
         current = pool.current
         next_number = len(pool.published_rounds) + 1
         methods = round_one_methods(len([e for e in pool.playing if e.joined_round <= 1]), rounds)
+        chosen = _first_method(announced, methods)
         latest = pool.latest
         pools.append({
             "view": pool, "next_number": next_number,
             "can_pair": next_number <= rounds and (current is None or current.complete),
             "methods": methods, "elo_required": len(methods) == 1,
-            "pair_form": bound.get(("pair", pool.pool)) or PairForm(initial={"pool": pool.pool, "method": methods[0]}),
+            "pair_form": bound.get(("pair", pool.pool)) or PairForm(initial={"pool": pool.pool, "method": chosen}),
+            "chosen_method": chosen, "announced": announced, "announced_round": {"system": announced, "seed": None},
+            "proposal_differs": bool(announced in methods and proposal is not None and proposal.number == 1
+                                     and proposal.round.system != announced),
             "swap": swap, "swap_choices": _choices(swap, "first", "second"),
             "table_form": table, "table_choices": _choices(table, "table", "to"),
             "withdraw": bound.get(("withdraw", pool.pool)) or WithdrawRoundForm(initial={"pool": pool.pool}),
@@ -193,6 +199,15 @@ def _run_page(request, tournament, live, *, errors=(), status=200, bound=None):
         "ideal": ideal_number(rounds), "complete": complete, "current_number": current_number(view),
         "self_entry": SelfEntryForm(initial={"players_enter_results": live.players_enter_results}),
     }, status=status)
+
+
+def _first_method(announced: str | None, methods: tuple[str, ...]) -> str:
+    """Round 1's method chosen on the page: the announced one when the charter allows it for the pool (PAIRING.md
+    §3, decision of 2026-12-02), else the first allowed (`draw`, or `elo-levels` when required). An announced
+    `manual` pairing is the "Pair by hand" form's: the radio keeps the first drawn method."""
+    if announced in methods and announced != MANUAL:
+        return announced
+    return methods[0]
 
 
 def _players_in_table_order(proposal: selectors.RoundView) -> list[tuple[int, str]]:

@@ -49,6 +49,7 @@ from tournaments.live.pools import (
     key_of,
     locked,
     pool_for_round,
+    pool_name,
     pool_state,
     rules_entrants,
 )
@@ -80,6 +81,7 @@ def round_pair(live: LiveTournament, *, pool: str = "A", method: str | None = No
     """Propose the next round of a pool by the charter. A proposal already there is discarded (kept with its seed
     and `reason`), but one the referee changed only when `discard_changes` confirms it."""
     with transaction.atomic():
+        pool = pool_name(live, pool)
         live, state, number = _pool_to_pair(live, pool)
         if method is not None and number != 1:
             raise LiveRefused.one("method_round_one_only")
@@ -169,6 +171,7 @@ def round_pair_manually(live: LiveTournament, *, pool: str = "A", pairs: Sequenc
                         reason: str = "", user=None) -> LiveRound:
     """The referee's own pairs for the next round (round 1 `manual`, or a round the rules cannot pair)."""
     with transaction.atomic():
+        pool = pool_name(live, pool)
         live, state, number = _pool_to_pair(live, pool)
         notes = []
         if number == 1:
@@ -330,6 +333,7 @@ def round_withdraw(live: LiveTournament, *, pool: str = "A", reason: str, discar
     pool is then paired again."""
     with transaction.atomic():
         live = locked(live)
+        pool = pool_name(live, pool)
         round_ = live.rounds.filter(pool=pool).order_by("-number").first()
         if round_ is None:
             raise LiveRefused.one("no_round_to_withdraw", pool=pool)

@@ -30,7 +30,15 @@ from rules.scoring import scores
 from rules.standings import RoundDetail
 from tournaments.live.pools import PoolState, key_of, pool_standings, sheet_id
 from tournaments.live.refusals import notice_text
-from tournaments.models import LiveDiscardedDraw, LiveEntrant, LiveRound, LiveTable, LiveTournament, Tournament
+from tournaments.models import (
+    Announcement,
+    LiveDiscardedDraw,
+    LiveEntrant,
+    LiveRound,
+    LiveTable,
+    LiveTournament,
+    Tournament,
+)
 from tournaments.selectors import without_results
 
 
@@ -38,13 +46,15 @@ from tournaments.selectors import without_results
 class Seat:
     """A player of a proposal as the referee checks it before publishing: their place in the standing the round was
     paired from, their score and their opponents' score (round 1: their rating), their group in the two-groups
-    system."""
+    system, their hat and club (a hat draw and the clubs kept apart are checked at a glance)."""
 
     place: int | None
     score: float | None
     opponents_score: float | None
     rating: int | None
     group: str
+    hat: int | None = None
+    club: str = ""
 
 
 @dataclass
@@ -126,6 +136,7 @@ class DiscardedView:
     pairs: list[tuple[int, str, str, str]]  # (table, A's name, B's name, the result discarded)
     changes: list[ChangeView]
     checkable: bool
+    warnings: list[str] = field(default_factory=list)  # the rules the draw bent, in the reader's words
 
     @property
     def round(self):  # what _method.html reads: the system and the seed
@@ -351,7 +362,8 @@ def _discarded_view(kept: LiveDiscardedDraw, language: str, name) -> DiscardedVi
               _result_text(p)) for p in kept.pairs]
     return DiscardedView(kept.pk, kept.number, kept.kind, kept.system, kept.seed, kept.reason, kept.was_published,
                          kept.results_discarded, kept.discarded_at, pairs,
-                         [change_view(c, language, name) for c in kept.changes], kept.drawn is not None)
+                         [change_view(c, language, name) for c in kept.changes], kept.drawn is not None,
+                         _words(kept.warnings, language, name))
 
 
 def _result_text(pair: dict) -> str:
@@ -369,6 +381,7 @@ def _seat(round_view: RoundView, lines: list[StandingLine] | None, by_key: dict[
     line = {row.key: row for row in lines or []}
     if not place:
         place = {row.key: row.rank for row in lines or []}
+    first = round_view.number == 1  # hats are round 1's
 
     def seat(key: int) -> Seat | None:
         entrant = by_key.get(key)
@@ -376,7 +389,7 @@ def _seat(round_view: RoundView, lines: list[StandingLine] | None, by_key: dict[
             return None
         row = line.get(key)
         return Seat(place.get(key), row.score if row else None, row.opponents_score if row else None,
-                    entrant.rating, entrant.group)
+                    entrant.rating, entrant.group, entrant.hat if first else None, entrant.club)
 
     for table in round_view.tables:
         table.a_seat, table.b_seat = seat(table.a_key), seat(table.b_key)
@@ -438,6 +451,12 @@ def public_id(entrant: LiveEntrant | None) -> int | str:
 def public_name(entrant: LiveEntrant | None) -> str:
     """"Last First", or the spare's English name: how the read API and the commands name a player."""
     return SPARE_NAME if entrant is None else str(entrant)
+
+
+def announced_method(tournament: Tournament) -> str | None:
+    """The first game's pairing method the tournament's announcement gave (App. 1 §12), None without one: round 1
+    of every pool starts with it chosen (PAIRING.md §3, decision of 2026-12-02)."""
+    return Announcement.objects.filter(tournament=tournament).values_list("first_round", flat=True).first() or None
 
 
 def live_find(tournament_id: int) -> LiveTournament | None:

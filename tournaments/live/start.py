@@ -33,10 +33,10 @@ from ratings.models import RatingSystem
 from rules.sheet.checks import text_faults
 from rules.sheet.values import cell_text
 from tournaments.before.entries import day_players
-from tournaments.live.entrants import NewEntrant, entrant_add
+from tournaments.live.entrants import NewEntrant, entrant_add, tournament_pools
 from tournaments.live.pools import bump, locked
 from tournaments.live.refusals import LiveRefused
-from tournaments.models import LiveTournament, Registration, Tournament
+from tournaments.models import Announcement, LiveTournament, Registration, Tournament
 from tournaments.selectors import results_on_site
 
 MAX_ROUNDS = 12
@@ -69,8 +69,9 @@ def live_begin(tournament: Tournament, *, entrants: Sequence[NewEntrant] = (), s
             raise LiveRefused.one("already_live", name=tournament.name)
         if user is not None and getattr(user, "is_authenticated", False):
             tournament.referees.add(user)
+        pools = tournament_pools(live)
         for entrant in entrants:
-            entrant_add(live, entrant, user=user, audit=False)
+            entrant_add(live, entrant, user=user, audit=False, pools=pools)
         audit_record(user=user, action="live_start", obj=tournament,
                      summary=f"run live with {len(entrants)} players")
     return live
@@ -136,9 +137,19 @@ def _dates_correct(tournament: Tournament, dates: TournamentDates, *, user=None)
     Tournament.objects.filter(pk=tournament.pk).update(**after)
     for key, value in after.items():
         setattr(tournament, key, value)
+    changes = {key: [str(before[key]), str(after[key])] for key in after if before[key] != after[key]}
+    # The dates derived from the start move with it (PAIRING.md §7, decision of 2026-12-02): the army lists'
+    # deadline keeps its distance to the first day.
+    shift = dates.start - before["start_date"]
+    announcement = Announcement.objects.select_for_update().filter(tournament=tournament).first()
+    if shift and announcement is not None:
+        deadline = announcement.list_deadline + shift
+        changes["list_deadline"] = [str(announcement.list_deadline), str(deadline)]
+        Announcement.objects.filter(pk=announcement.pk).update(list_deadline=deadline)
     audit_record(user=user, action="tournament_dates", obj=tournament,
-                 summary="dates and rounds confirmed by the referee before running it live",
-                 changes={key: [str(before[key]), str(after[key])] for key in after if before[key] != after[key]})
+                 summary="dates and rounds confirmed by the referee before running it live"
+                         + ("; the army lists' deadline moved with the start" if "list_deadline" in changes else ""),
+                 changes=changes)
 
 
 def live_cancel(live: LiveTournament, *, user=None) -> Tournament:

@@ -37,7 +37,7 @@ from rules.sheet.naming import cell_subjects, issue_subject
 from rules.sheet.parsed import ParsedSheet
 from tournaments.before.entries import sheet_player_rows
 from tournaments.models import LiveTournament, Sheet, Tournament
-from tournaments.selectors import without_results
+from tournaments.selectors import coming_first, without_results
 from tournaments.sheets.annotate import annotate_workbook
 from tournaments.sheets.forms import XLSX_TYPE, ConfirmForm, SheetUploadForm, too_big_message, upload_too_big
 from tournaments.sheets.preview import sheet_preview
@@ -152,10 +152,11 @@ def _home(request, form: SheetUploadForm, *, status: int = 200, error: str = "")
         {
             "form": form,
             "error": error,
-            "tournaments": permissions.my_tournaments(user)
-            .select_related("system")
-            .annotate(runnable=ExpressionWrapper(without_results(), output_field=BooleanField()))
-            .order_by("-start_date")[:50],
+            "tournaments": coming_first(permissions.my_tournaments(user)
+                                        .select_related("system")
+                                        .annotate(runnable=ExpressionWrapper(without_results(),
+                                                                             output_field=BooleanField()))
+                                        .order_by("-start_date")[:50]),
             "sheets": Sheet.objects.filter(uploaded_by=user)
             .defer("content")
             .select_related("tournament")[:20],

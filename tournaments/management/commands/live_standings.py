@@ -1,6 +1,7 @@
 import io
 
 from adlg_site.command_output import FORMATS, write_table
+from tournaments.live.pools import same_pool
 from tournaments.live.refusals import LiveRefused
 from tournaments.live.selectors import live_view, public_id
 from tournaments.management.live_command import LiveCommand
@@ -25,7 +26,8 @@ class Command(LiveCommand):
         live = self.live(options["tournament_id"])
         pools = live_view(live, language="en").pools
         if options["pool"] is not None:
-            pools = [p for p in pools if p.pool == options["pool"].strip()]
+            named = same_pool([p.pool for p in pools], options["pool"])  # capitals aside, as everywhere
+            pools = [p for p in pools if p.pool == named]
             if not pools:
                 raise LiveRefused.one("no_such_pool", pool=options["pool"])
         rows = [(view.pool, line.rank, public_id(view.by_key[line.key]), _number(line.score),
