@@ -210,6 +210,4 @@ def _issues(error: ValidationError) -> list[Issue]:
         return [issue("json_above_maximum", value=_value(instance), maximum=expected)]
     if kind == "maxLength":
         return [issue("json_too_long", length=len(instance), limit=expected)]
-    if kind == "maxItems":
-        return [issue("json_too_many_items", count=len(instance), limit=expected)]
     return [issue("json_bad_value", value=_value(instance))]

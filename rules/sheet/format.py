@@ -216,7 +216,6 @@ JSON_SCHEMA_CODES = frozenset(
         "json_below_minimum",
         "json_above_maximum",
         "json_too_long",
-        "json_too_many_items",
         "json_bad_value",
     }
 )

@@ -151,10 +151,6 @@ MESSAGES: dict[str, str] = {
         "{path} holds {length} characters, more than the {limit} the site keeps. Shorten it and send the file "
         "again."
     ),
-    "json_too_many_items": gettext_noop(
-        "{path} lists {count} items, more than the {limit} it may hold. Keep only the tournament's and send the "
-        "file again."
-    ),
     "json_bad_value": gettext_noop(
         "{path} holds {value}, which the format does not take there (docs/exchange.md says what it takes). "
         "Correct it and send the file again."
