@@ -43,7 +43,9 @@ def tournament_exchange(*, tournament_id: int, source: dict[str, Any] | None = N
             start=tournament.start_date, end=tournament.end_date, city=tournament.city,
             country=tournament.country_id,
             organising_club=tournament.organising_club.name if tournament.organising_club else None,
-            referee=tournament.referee_name or None,  # type: ignore[arg-type] army_points=tournament.army_points, rounds=tournament.rounds,
+            # A tournament the site knows without its referee's name: null, which the schema allows in an export.
+            referee=tournament.referee_name or None,  # type: ignore[arg-type]
+            army_points=tournament.army_points, rounds=tournament.rounds,
             worlds=tournament.worlds, official=tournament.official,
         ),
         players=players,
