@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from dataclasses import asdict, replace
 from datetime import date
 
@@ -15,7 +16,15 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from adlg_site.words import words_in
-from rules.exchange import EXCHANGE_FORMAT, exchange_document, json_path, read_exchange, read_upload, schema
+from rules.exchange import (
+    EXCHANGE_FORMAT,
+    SCHEMA_PATH,
+    exchange_document,
+    json_path,
+    read_exchange,
+    read_upload,
+    schema,
+)
 from rules.exchange.upload import file_kind
 from rules.sheet.format import ALL_RESULTS, MAX_GAMES, MAX_PLAYERS, RATING_SYSTEMS, REFUSAL_CODES, TEXT_LIMITS
 from rules.sheet.parsed import ParsedSheet
@@ -40,7 +49,7 @@ def as_bytes(document: object) -> bytes:
     return json.dumps(document, ensure_ascii=False).encode()
 
 
-def valid_document(**changes) -> dict:
+def valid_document() -> dict:
     parsed = SheetBuilder.valid(two_pools=True).read()
     return document_of(parsed)
 
@@ -311,3 +320,13 @@ def test_reading_never_raises():
                  b'"games": 3}', "é".encode("utf-16"), None):
         read = read_exchange(data, today=TODAY)  # type: ignore[arg-type]
         assert not read.report.ok
+
+
+def test_the_documented_example_is_a_valid_tournament():
+    page = (SCHEMA_PATH.parents[1] / "exchange.md").read_text(encoding="utf-8")
+    example = re.search(r"```json\n(.*?)\n```", page, re.S)[1]
+    document = json.loads(example)
+    Draft202012Validator(schema()).validate(document)
+    read = read_exchange(example.encode(), today=TODAY)
+    assert read.report.errors == [] and len(read.games) == 4
+    assert document_of(read)["games"][3]["free"] is True
