@@ -8,8 +8,8 @@ refused file
     version, more players or games than a sheet may hold: the report holds that one refusal.
 schema issue
     A value the schema (docs/exchange/tournament-v1.schema.json) does not take: a missing or unknown field, a
-    wrong type, a value out of its range or vocabulary. Every one is reported at its path, and nothing else is
-    checked: the sheet's checks need the values' types right.
+    wrong type, a value out of its range or vocabulary. Every one is reported at its path (its cell, with no
+    sheet), and nothing else is checked: the sheet's checks need the values' types right.
 a valid document
     Is laid out as the three sheets (rules.exchange.layout) and read by rules.sheet.reader.read_worksheets: the
     same checks of values, of players and games with each other, and of the charter, as an Excel sheet.
@@ -190,7 +190,8 @@ def _issues(error: ValidationError) -> list[Issue]:
     kind, expected, instance = error.validator, error.validator_value, error.instance
 
     def issue(code: str, **params: object) -> Issue:
-        return Issue(code=code, sheet="", cell="", params={"path": path, **params})
+        # No sheet, and the path for a cell: the API's and the command's reports give it as the issue's place.
+        return Issue(code=code, sheet="", cell=path, params={"path": path, **params})
 
     if kind == "required":
         return [issue("json_missing_field", field=name) for name in expected

@@ -76,6 +76,8 @@ def test_a_bad_json_file_exits_one_with_its_report_and_imports_nothing(tmp_path)
     assert first["ok"] is True and second["ok"] is False and second["tournament_id"] is None
     assert {"sheet", "cell", "message"} <= set(second["errors"][0])
     assert any("$.tournament.name" in e["message"] and "contient" in e["message"] for e in second["errors"])
+    assert {(e["sheet"], e["cell"]) for e in second["errors"]} == {("", "$.tournament"), ("", "$.tournament.name"),
+                                                                   ("", "$")}
     assert list(Tournament.objects.values_list("name", flat=True)) == ["Good"]
     code, _, err = run("import_results", str(bad))
     assert code == 1 and f"{bad}: refused, nothing imported" in err and "$.tournament has no field" in err

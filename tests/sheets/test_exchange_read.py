@@ -61,6 +61,8 @@ def assert_json_issue(report: Report, *, code: str, path: str | None, en: str) -
     assert len(found) == 1, report.as_dict()
     issue = found[0]
     where = issue.params.get("path") if "path" in issue.params else json_path(issue.sheet, issue.cell)
+    if "path" in issue.params:  # the schema's: no sheet, the path for a cell
+        assert (issue.sheet, issue.cell) == ("", issue.params["path"])
     assert (where or None) == path
     assert issue.message() == en
     french = issue.message(words_in("fr"))

@@ -118,7 +118,10 @@ def _placed(report: dict, parsed: ParsedSheet, *, live: bool) -> dict:
         # English names of RESULT_SHEET.md.
         titled = parsed.sheet_titles.get(issue.get("sheet", ""), issue.get("sheet", ""))
         # A tournament in JSON has no cells to show: the value's path in the file stands for them.
-        path = json_path(issue.get("sheet", ""), issue.get("cell", "")) if parsed.source == "json" else ""
+        path = ""
+        if parsed.source == "json":
+            cell = issue.get("cell", "")
+            path = cell if cell.startswith("$") else json_path(issue.get("sheet", ""), cell)
         return {**issue, "where": where(issue), "sheet_title": titled, "json_path": path}
 
     return {**report, "live": live, "errors": [placed(i) for i in report["errors"]],
