@@ -332,3 +332,20 @@ def test_the_documented_example_is_a_valid_tournament():
     read = read_exchange(example.encode(), today=TODAY)
     assert read.report.errors == [] and len(read.games) == 4
     assert document_of(read)["games"][3]["free"] is True
+
+
+def test_the_schema_with_its_references_written_out_gives_the_same_verdicts():
+    from rules.exchange.reader import _validator
+
+    plain = Draft202012Validator(schema())
+    good = valid_document()
+    bad = valid_document()
+    bad["players"][0].update(id="N0", country="FRA", club=3, penalty=-1)
+    bad["games"][0].update(a=True, b="n7", a_losses=101)
+    bad["tournament"].update(name=" ", start="16/03/2024", referee=None, rating_system="chess")
+    for document in (good, bad):
+        def verdicts(validator, document=document):
+            return sorted((list(e.absolute_path), e.validator) for e in validator.iter_errors(document))
+
+        assert verdicts(_validator()) == verdicts(plain)
+    assert len(list(plain.iter_errors(bad))) == 9
