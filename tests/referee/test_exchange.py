@@ -246,6 +246,9 @@ def test_the_report_of_a_faulty_json_names_each_values_path(client, referee, tou
     page = client.get(reverse("referee:sheet", args=[Sheet.objects.get().pk])).content.decode()
     assert '<code class="cell">$.games[2].b</code>' in page
     assert reverse("referee:sheet_annotated", args=[Sheet.objects.get().pk]) not in page
+    annotated = client.get(reverse("referee:sheet_annotated", args=[Sheet.objects.get().pk]))
+    assert annotated.status_code == 302 and annotated["Location"] == reverse("referee:sheet",
+                                                                             args=[Sheet.objects.get().pk])
 
 
 def test_the_upload_refuses_other_extensions_in_words(client, referee, tournament):

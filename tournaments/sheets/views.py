@@ -416,6 +416,8 @@ def sheet_status(request, pk: int):
 @permissions.rule_required(permissions.is_signed_in)
 def sheet_annotated(request, pk: int):
     sheet = _visible_sheet(request, pk)
+    if (sheet.file_name or "").lower().endswith(".json"):
+        return redirect("referee:sheet", sheet.pk)  # a JSON document's report names paths: there is no copy to mark
     # The report stored with the sheet: only the copy itself needs the file opened.
     data = annotate_workbook(bytes(sheet.content), sheet_report(sheet), lang=language())
     if data is None:
