@@ -16,7 +16,7 @@ from adlg_site.api_base import PublicReadMixin
 from championship.api import ChampionshipRankingView, ChampionshipYearListView
 from players.api import PlayerDetailView, PlayerListView
 from ratings.api import RatingSystemListView, RulesetDetailView, RulesetListView
-from tournaments.api import TournamentDetailView, TournamentListView
+from tournaments.api import TournamentDetailView, TournamentExchangeView, TournamentListView
 from tournaments.live.api import LiveDetailView, LiveListView, LiveRoundView
 from tournaments.sheets import api as api_upload
 
@@ -80,6 +80,7 @@ urlpatterns = [
     path("players/<int:pk>/", PlayerDetailView.as_view(), name="player-detail"),
     path("tournaments/", TournamentListView.as_view(), name="tournament-list"),
     path("tournaments/<int:pk>/", TournamentDetailView.as_view(), name="tournament-detail"),
+    path("tournaments/<int:pk>/exchange/", TournamentExchangeView.as_view(), name="tournament-exchange"),
     path("live/", LiveListView.as_view(), name="live-list"),
     path("live/<int:pk>/", LiveDetailView.as_view(), name="live-detail"),
     path("live/<int:pk>/rounds/<int:number>/", LiveRoundView.as_view(), name="live-round"),

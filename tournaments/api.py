@@ -5,15 +5,18 @@ from __future__ import annotations
 import django_filters
 from django.db.models import Q
 from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, serializers
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from adlg_site.api_base import ERRORS, IntegerFilter, PublicReadMixin, StandardPagination, TextFilter
 from adlg_site.words import languages
 from ratings.models import RatingSystem
 from tournaments.models import Tournament
 from tournaments.selectors import charter_failure_text, tiebreak_text, tournament_detail, tournament_list
+from tournaments.sheets.exchange import tournament_exchange
 
 
 class TournamentFilter(django_filters.FilterSet):
@@ -229,3 +232,20 @@ class TournamentDetailView(PublicReadMixin, generics.RetrieveAPIView):
         tournament.api_standings = lines
         tournament.api_games = [line for _, games in detail.rounds for line in games]
         return Response(TournamentDetailSerializer(tournament, context={"request": request}).data)
+
+
+@extend_schema(
+    summary="One tournament in the exchange format (adlg-tournament/1)",
+    description="The facts of its result sheet, as docs/exchange.md describes and "
+                "docs/exchange/tournament-v1.schema.json checks; POST /api/sheets/ takes the same document back. "
+                "404 for a tournament without results.",
+    responses={200: OpenApiTypes.OBJECT, **ERRORS},
+)
+class TournamentExchangeView(PublicReadMixin, APIView):
+    def get(self, request, pk: int):
+        source = {"site": request.build_absolute_uri("/"),
+                  "tournament_page": request.build_absolute_uri(f"/tournaments/{int(pk)}/")}
+        document = tournament_exchange(tournament_id=int(pk), source=source)
+        if document is None:
+            raise Http404
+        return Response(document)

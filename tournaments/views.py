@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 from django import forms
 from django.core.paginator import Paginator
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
@@ -20,6 +23,7 @@ from tournaments.selectors import (
     tournament_list,
     tournament_years,
 )
+from tournaments.sheets.exchange import exchange_file_name, tournament_exchange
 
 PAGE_SIZE = 50
 
@@ -90,3 +94,16 @@ def tournament_detail_view(request, tournament_id: int):
             "me": whole_number(request.GET.get("me") or "", minimum=1),
         },
     )
+
+
+def tournament_exchange_view(request, tournament_id: int):
+    """The tournament in the exchange format (docs/exchange.md), as a file to save."""
+    source = {"site": request.build_absolute_uri("/"),
+              "tournament_page": request.build_absolute_uri(reverse("tournament_detail", args=[tournament_id]))}
+    document = tournament_exchange(tournament_id=tournament_id, source=source)
+    if document is None:
+        raise Http404(_("No tournament with results with this ID."))
+    response = HttpResponse(json.dumps(document, ensure_ascii=False, indent=1) + "\n",
+                            content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{exchange_file_name(tournament_id)}"'
+    return response

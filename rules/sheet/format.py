@@ -173,6 +173,17 @@ REFUSAL_CODES = frozenset(
         "too_many_cells",
         "too_many_rows",
         "macro_enabled",
+        # a tournament in the exchange format (rules.exchange)
+        "json_too_large",
+        "json_not_utf8",
+        "json_syntax",
+        "json_syntax_constant",
+        "json_duplicate_key",
+        "json_too_deep",
+        "json_not_object",
+        "json_unknown_format",
+        "json_too_many_players",
+        "json_too_many_games",
     }
 )
 # Refusals of a file over one of the format's limits, as opposed to a file the site cannot read at all.
@@ -188,6 +199,24 @@ LIMIT_CODES = frozenset(
         "too_many_games",
         "too_many_cells",
         "too_many_rows",
+        "json_too_large",
+        "json_too_deep",
+        "json_too_many_players",
+        "json_too_many_games",
+    }
+)
+# A tournament in the exchange format whose values its schema refuses (rules.exchange.reader): each issue names the
+# value's path, and nothing of the file is read, so nothing is checked against the federation either.
+JSON_SCHEMA_CODES = frozenset(
+    {
+        "json_missing_field",
+        "json_unknown_field",
+        "json_wrong_type",
+        "json_not_allowed",
+        "json_below_minimum",
+        "json_above_maximum",
+        "json_too_long",
+        "json_bad_value",
     }
 )
 

@@ -88,6 +88,73 @@ MESSAGES: dict[str, str] = {
         "The file is a macro-enabled workbook (.xlsm) renamed .xlsx, and the site accepts no macros. Open it in "
         "Excel or LibreOffice, save it as \"Excel Workbook (.xlsx)\" and send it again."
     ),
+    # --- a tournament in the exchange format (JSON, docs/exchange.md): the file, then its values by path ---
+    "json_too_large": gettext_noop(
+        "The file is {size_mb} MB, over the {limit_mb} MB limit. A tournament in JSON is normally well under 1 MB: "
+        "send one tournament a file."
+    ),
+    "json_not_utf8": gettext_noop(
+        "The file is not UTF-8 text (byte {byte} is not), so it cannot be read as JSON. Save it as UTF-8 and send "
+        "it again."
+    ),
+    "json_syntax": gettext_noop(
+        "The file is not valid JSON: it breaks at line {line}, column {column}. Correct it there (a JSON checker "
+        "shows what is wrong) and send it again."
+    ),
+    "json_syntax_constant": gettext_noop(
+        "The file holds {value}, which is not a JSON value. Write a number or null instead and send it again."
+    ),
+    "json_duplicate_key": gettext_noop(
+        "The field \"{field}\" appears twice in one object of the file, so which value stands is unclear. Keep one "
+        "and send the file again."
+    ),
+    "json_too_deep": gettext_noop(
+        "The file nests its values more than {limit} levels deep, far more than a tournament needs, so it is "
+        "refused. Write the tournament as docs/exchange.md describes."
+    ),
+    "json_not_object": gettext_noop(
+        "The file is JSON but not a tournament: it must be one object with the fields format, tournament, players "
+        "and games, as docs/exchange.md describes."
+    ),
+    "json_unknown_format": gettext_noop(
+        "The file's format is {value}, and the site reads \"{expected}\". Write the tournament in that format "
+        "(docs/exchange.md) and send it again."
+    ),
+    "json_too_many_players": gettext_noop(
+        "The file lists {count} players, more than the {limit} a tournament may hold, so it is refused. Keep only "
+        "the tournament's players."
+    ),
+    "json_too_many_games": gettext_noop(
+        "The file lists {count} games, more than the {limit} a tournament may hold, so it is refused. Keep only the "
+        "tournament's games."
+    ),
+    "json_missing_field": gettext_noop(
+        "{path} has no field \"{field}\", which the format requires. Add it and send the file again."
+    ),
+    "json_unknown_field": gettext_noop(
+        "{path} has a field \"{field}\" that the format does not know. Correct its name or remove it "
+        "(docs/exchange.md lists the fields) and send the file again."
+    ),
+    "json_wrong_type": gettext_noop(
+        "{path} holds {value}, which is not of the JSON type {expected}. Correct it and send the file again."
+    ),
+    "json_not_allowed": gettext_noop(
+        "{path} holds {value}, which is not one of {allowed}. Correct it and send the file again."
+    ),
+    "json_below_minimum": gettext_noop(
+        "{path} holds {value}, below the smallest value it takes, {minimum}. Correct it and send the file again."
+    ),
+    "json_above_maximum": gettext_noop(
+        "{path} holds {value}, above the largest value it takes, {maximum}. Correct it and send the file again."
+    ),
+    "json_too_long": gettext_noop(
+        "{path} holds {length} characters, more than the {limit} the site keeps. Shorten it and send the file "
+        "again."
+    ),
+    "json_bad_value": gettext_noop(
+        "{path} holds {value}, which the format does not take there (docs/exchange.md says what it takes). "
+        "Correct it and send the file again."
+    ),
     # --- the report itself ---
     "more_errors": gettext_noop(
         "…and {count} more errors, not listed: the report lists the first {limit}. Correct these, then send the "

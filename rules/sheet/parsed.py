@@ -79,6 +79,9 @@ class ParsedSheet:
     game_columns: dict[str, str] = field(default_factory=dict)
     # The workbook's own title of each sheet (the report names sheets by their English names, as the API does).
     sheet_titles: dict[str, str] = field(default_factory=dict)
+    # The file's format: "xlsx" (the result sheet) or "json" (rules.exchange, read as the same three sheets: its
+    # issues' cells are those of rules.exchange.layout, which names them by JSON path).
+    source: str = "xlsx"
 
 
 @dataclass(frozen=True)
@@ -146,6 +149,7 @@ def parsed_as_json(parsed: ParsedSheet) -> dict[str, Any]:
         "player_columns": dict(parsed.player_columns),
         "game_columns": dict(parsed.game_columns),
         "sheet_titles": dict(parsed.sheet_titles),
+        "source": parsed.source,
     }
 
 
@@ -169,4 +173,5 @@ def parsed_from_json(data: Mapping[str, Any]) -> ParsedSheet | None:
         player_columns=dict(data["player_columns"]),
         game_columns=dict(data["game_columns"]),
         sheet_titles=dict(data.get("sheet_titles") or {}),  # a reading kept before titles were
+        source=data.get("source") or "xlsx",  # a reading kept before JSON files were taken
     )

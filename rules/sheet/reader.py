@@ -76,7 +76,13 @@ def _refused_sheet(issue: Issue, content_hash: str) -> ParsedSheet:
 
 def _read(workbook: Any, *, today: date, content_hash: str) -> ParsedSheet:
     reading = Reading(today=today)
-    sheets = _find_sheets(reading, workbook)
+    return read_worksheets(reading, _find_sheets(reading, workbook), content_hash=content_hash)
+
+
+def read_worksheets(reading: Reading, sheets: dict[str, Any], *, content_hash: str) -> ParsedSheet:
+    """The three sheets found (None for one missing, already reported) read and checked with each other. The
+    tournament exchange format (rules.exchange) reads its JSON through here too, as worksheets of rows, so that
+    both formats are held to the same checks."""
     tournament_errors = len(reading.report.errors)
     if sheets["Tournament"] is not None:
         read_tournament(reading, sheets["Tournament"])

@@ -117,7 +117,8 @@ _SHEET_ORDER = {"": 0, "Tournament": 1, "Players": 2, "Games": 3}
 
 
 def issue_order(issue: Issue) -> tuple[int, int, int]:
-    if not issue.cell:
+    # A JSON document's issues found by its schema are placed by path ('$.games[3].a'), in the document's order.
+    if not issue.cell or issue.cell.startswith("$"):
         return (_SHEET_ORDER.get(issue.sheet, 4), 0, 0)
     try:
         column, row = coordinate_from_string(issue.cell)

@@ -91,8 +91,8 @@ def test_a_sheet_of_millions_of_cells_is_refused_quickly_in_bounded_memory(clien
 def test_a_sheet_is_parsed_once_per_upload(client, referee, tournament, monkeypatch):
     client.force_login(referee)
     calls = []
-    read = services.read_sheet
-    monkeypatch.setattr(services, "read_sheet", lambda *args, **kwargs: calls.append(1) or read(*args, **kwargs))
+    read = services.read_upload
+    monkeypatch.setattr(services, "read_upload", lambda *args, **kwargs: calls.append(1) or read(*args, **kwargs))
     upload(client, valid_sheet(tournament).set_player(104, "Army", None).build())
     sheet = Sheet.objects.get()
     assert calls == [1]
@@ -108,7 +108,7 @@ def test_a_rejected_sheet_is_annotated_from_its_stored_report(client, referee, t
     client.force_login(referee)
     upload(client, valid_sheet(tournament).set("City", None).build())
     sheet = Sheet.objects.get()
-    monkeypatch.setattr(services, "read_sheet", lambda *a, **k: pytest.fail("the file was parsed again"))
+    monkeypatch.setattr(services, "read_upload", lambda *a, **k: pytest.fail("the file was parsed again"))
     response = client.get(reverse("referee:sheet_annotated", args=[sheet.pk]))
     assert response.status_code == 200
     workbook = load_workbook(io.BytesIO(response.content))

@@ -105,7 +105,7 @@ def test_it_refuses_a_file_that_is_not_an_xlsx(client, referee, tournament):
     client.force_login(referee)
     response = upload(client, b"Round;Table\n1;1\n", "results.csv")
     assert response.status_code == 400
-    assert "is not an Excel workbook (.xlsx)" in response.content.decode()
+    assert "is neither an Excel workbook (.xlsx) nor a tournament in JSON (.json)" in response.content.decode()
     assert not Sheet.objects.exists()
 
 

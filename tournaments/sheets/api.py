@@ -69,7 +69,9 @@ class ImportResultSerializer(serializers.Serializer):
 
 
 class SheetUploadSerializer(serializers.Serializer):
-    file = serializers.FileField(help_text=gettext_lazy("the official result sheet, .xlsx, at most 5 MB"))
+    file = serializers.FileField(help_text=gettext_lazy(
+        "the official result sheet, .xlsx, or a tournament in the exchange format (docs/exchange.md), .json; at most "
+        "5 MB"))
 
 
 @extend_schema_field({"type": "string", "enum": [code for code, _label in ReplayRequest.STATUS_CHOICES],

@@ -51,11 +51,14 @@ def check_sheet_file(upload) -> None:
     if upload.size > settings.SHEET_MAX_BYTES:
         raise forms.ValidationError(too_big_message(upload.size), code="too_big")
     name = (upload.name or "").lower()
-    if not name.endswith(".xlsx"):
+    # A tournament in the exchange format (docs/exchange.md), from another site or a referee's other tool, goes
+    # through the same checks, report, preview and import as the workbook.
+    if not name.endswith((".xlsx", ".json")):
         raise forms.ValidationError(
             _(
-                "“%(name)s” is not an Excel workbook (.xlsx). Send the official result sheet as an .xlsx file: in "
-                "Excel or LibreOffice, use “Save as” and choose “Excel Workbook (.xlsx)”."
+                "“%(name)s” is neither an Excel workbook (.xlsx) nor a tournament in JSON (.json). Send the "
+                "official result sheet as an .xlsx file: in Excel or LibreOffice, use “Save as” and choose “Excel "
+                "Workbook (.xlsx)”."
             )
             % {"name": upload.name},
             code="not_xlsx",
@@ -64,8 +67,8 @@ def check_sheet_file(upload) -> None:
 
 class SheetUploadForm(forms.Form):
     file = forms.FileField(
-        label=gettext_lazy("Result sheet (.xlsx)"),
-        widget=forms.ClearableFileInput(attrs={"accept": f".xlsx,{XLSX_TYPE}"}),
+        label=gettext_lazy("Result sheet (.xlsx, or .json in the exchange format)"),
+        widget=forms.ClearableFileInput(attrs={"accept": f".xlsx,{XLSX_TYPE},.json,application/json"}),
         error_messages={
             "required": gettext_lazy("Choose the result sheet to send."),
             "empty": gettext_lazy("The file is empty: choose the result sheet saved from Excel."),

@@ -31,9 +31,10 @@ from players.services import club_for_name, player_ids_allocate
 from ratings.models import RatingSystem
 from ratings.requests import replay_request
 from ratings.selectors import filter_choices_forget
+from rules.exchange.upload import Kind, file_kind, read_upload
 from rules.sheet.checks import check_sheet, referenced_ids
+from rules.sheet.format import JSON_SCHEMA_CODES
 from rules.sheet.parsed import KnownPlayer, KnownTournament, ParsedSheet, SheetContext, parsed_as_json, parsed_from_json
-from rules.sheet.reader import read_sheet
 from rules.sheet.report import Issue, Report, report_as_json, report_from_json
 from rules.sheet.values import name_club_key
 from rules.words import Forbidden, gettext_noop
@@ -105,9 +106,10 @@ def _known_tournament(row: Tournament | None) -> KnownTournament | None:
     return KnownTournament(row.id, row.name, row.start_date, row.system_id)
 
 
-def sheet_check(*, data: bytes, today: date | None = None) -> tuple[ParsedSheet, Report]:
-    """Read and check a workbook: the file's own problems, then the federation's. Writes nothing."""
-    parsed = read_sheet(data, today=today or timezone.localdate())
+def sheet_check(*, data: bytes, today: date | None = None, kind: Kind | None = None) -> tuple[ParsedSheet, Report]:
+    """Read and check a workbook, or a tournament in the exchange format (rules.exchange: `kind` "json", or found
+    by content): the file's own problems, then the federation's. Writes nothing."""
+    parsed = read_upload(data, today=today or timezone.localdate(), kind=kind)
     return parsed, _checked(parsed)
 
 
@@ -123,7 +125,8 @@ def sheet_reading(sheet: Sheet) -> ParsedSheet:
     sheet kept before readings were stored is read again.)"""
     parsed = parsed_from_json(sheet.reading or {})
     if parsed is None:
-        parsed = read_sheet(bytes(sheet.content), today=timezone.localdate())
+        content = bytes(sheet.content)
+        parsed = read_upload(content, today=timezone.localdate(), kind=file_kind(content, file_name=sheet.file_name))
     return parsed
 
 
@@ -189,13 +192,15 @@ def _stored(parsed: ParsedSheet, report: Report) -> dict:
 
 
 def _sheet_missing(report: Report) -> bool:
-    """A workbook without one of the three sheets: checking it against the database would only add noise."""
-    return any(issue.code == "missing_sheet" for issue in report.errors)
+    """A workbook without one of the three sheets, or a tournament in JSON whose schema refuses it (nothing of it was
+    read): checking it against the database would only add noise."""
+    return any(issue.code == "missing_sheet" or issue.code in JSON_SCHEMA_CODES for issue in report.errors)
 
 
-def sheet_receive(*, data: bytes, file_name: str, user=None,
-                  refuse_if_live: bool = False) -> tuple[Sheet, ParsedSheet, Report]:
-    """Keep an uploaded file and its report (status rejected or checked). The referee confirms afterwards.
+def sheet_receive(*, data: bytes, file_name: str, user=None, refuse_if_live: bool = False,
+                  kind: Kind | None = None) -> tuple[Sheet, ParsedSheet, Report]:
+    """Keep an uploaded file and its report (status rejected or checked). The referee confirms afterwards. The file
+    is a result sheet or a tournament in the exchange format: `kind`, else its name's extension, else its content.
 
     A file identical to one already imported is not stored again: the earlier sheet is returned as it is,
     since the same sheet twice changes nothing.
@@ -205,7 +210,7 @@ def sheet_receive(*, data: bytes, file_name: str, user=None,
     if previous is not None:
         parsed = sheet_reading(previous)
         return previous, parsed, parsed.report
-    parsed, report = sheet_check(data=data)
+    parsed, report = sheet_check(data=data, kind=kind or file_kind(data, file_name=file_name))
     if refuse_if_live:
         report = _refused_if_live(parsed, report)
     sheet = Sheet.objects.create(
@@ -288,10 +293,12 @@ def sheet_import(*, sheet: Sheet, user=None, refuse_if_live: bool = False) -> Sh
     return SheetOutcome(sheet=sheet, report=report, tournament_id=tournament.pk, new_players=new_players)
 
 
-def sheet_import_bytes(*, data: bytes, file_name: str, user=None, refuse_if_live: bool = False) -> SheetOutcome:
+def sheet_import_bytes(*, data: bytes, file_name: str, user=None, refuse_if_live: bool = False,
+                       kind: Kind | None = None) -> SheetOutcome:
     """Receive and import in one step (the `import_results` command; the tournament day's publication)."""
     with transaction.atomic():
-        sheet, _, report = sheet_receive(data=data, file_name=file_name, user=user, refuse_if_live=refuse_if_live)
+        sheet, _, report = sheet_receive(data=data, file_name=file_name, user=user, refuse_if_live=refuse_if_live,
+                                         kind=kind)
         if not report.ok:
             return SheetOutcome(sheet=sheet, report=report)
         if sheet.status in (Sheet.IMPORTED, Sheet.REPLAYED):

@@ -32,6 +32,7 @@ from adlg_site import words
 from adlg_site.inputs import whole_number
 from players import permissions
 from ratings.models import ReplayRequest
+from rules.exchange import json_path
 from rules.sheet.format import LIMIT_CODES, REFUSAL_CODES
 from rules.sheet.naming import cell_subjects, issue_subject
 from rules.sheet.parsed import ParsedSheet
@@ -116,7 +117,12 @@ def _placed(report: dict, parsed: ParsedSheet, *, live: bool) -> dict:
         # The sheet as the referee's workbook names it ("Joueurs!I2" in a French template); the API keeps the
         # English names of RESULT_SHEET.md.
         titled = parsed.sheet_titles.get(issue.get("sheet", ""), issue.get("sheet", ""))
-        return {**issue, "where": where(issue), "sheet_title": titled}
+        # A tournament in JSON has no cells to show: the value's path in the file stands for them.
+        path = ""
+        if parsed.source == "json":
+            cell = issue.get("cell", "")
+            path = cell if cell.startswith("$") else json_path(issue.get("sheet", ""), cell)
+        return {**issue, "where": where(issue), "sheet_title": titled, "json_path": path}
 
     return {**report, "live": live, "errors": [placed(i) for i in report["errors"]],
             "warnings": [placed(i) for i in report["warnings"]]}
@@ -311,11 +317,12 @@ def sheet_detail(request, pk: int):
     if sheet.status != Sheet.REJECTED:
         return redirect("referee:sheet_status", sheet.pk)
     report = _report(sheet)
+    parsed = sheet_reading(sheet)
     return render(
         request,
         "referee/report.html",
-        {"sheet": sheet, "report": _placed(report, sheet_reading(sheet), live=False),
-         "refused": _refusal_kind(report), "form": SheetUploadForm()},
+        {"sheet": sheet, "report": _placed(report, parsed, live=False),
+         "refused": _refusal_kind(report), "form": SheetUploadForm(), "json": parsed.source == "json"},
     )
 
 
@@ -410,6 +417,8 @@ def sheet_status(request, pk: int):
 @permissions.rule_required(permissions.is_signed_in)
 def sheet_annotated(request, pk: int):
     sheet = _visible_sheet(request, pk)
+    if (sheet.file_name or "").lower().endswith(".json"):
+        return redirect("referee:sheet", sheet.pk)  # a JSON document's report names paths: there is no copy to mark
     # The report stored with the sheet: only the copy itself needs the file opened.
     data = annotate_workbook(bytes(sheet.content), sheet_report(sheet), lang=language())
     if data is None:
@@ -437,6 +446,10 @@ def sheet_annotated(request, pk: int):
 def sheet_file(request, pk: int):
     """The uploaded file, byte for byte."""
     sheet = _visible_sheet(request, pk)
+    if (sheet.file_name or "").lower().endswith(".json"):
+        response = HttpResponse(bytes(sheet.content), content_type="application/json")
+        response["Content-Disposition"] = content_disposition_header(True, sheet.file_name)
+        return response
     return _xlsx(bytes(sheet.content), sheet.file_name or f"result-sheet-{sheet.pk}.xlsx")
 
 

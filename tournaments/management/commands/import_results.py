@@ -6,16 +6,21 @@ from django.core.management.base import BaseCommand
 from adlg_site.command_output import write_report_issues
 from adlg_site.words import languages, words_in
 from ratings.services import ReplayBusy, replay_pending
+from rules.exchange.upload import KINDS
 from rules.sheet.report import Issue, Report
 from tournaments.sheets.services import SheetOutcome, sheet_import_bytes
 
 
 class Command(BaseCommand):
-    help = ("Validate and import result sheets in the order given, each all or nothing, then bring ratings, "
+    help = ("Validate and import result sheets (or tournaments in the exchange format) in the order given, each all "
+            "or nothing, then bring ratings, "
             "standings and championship up to date (with --async, queue that work and return).")
 
     def add_arguments(self, parser):
-        parser.add_argument("files", nargs="+", help=".xlsx result sheets")
+        parser.add_argument("files", nargs="+",
+                            help=".xlsx result sheets, or .json tournaments in the exchange format (docs/exchange.md)")
+        parser.add_argument("--format", dest="file_format", choices=KINDS, default=None,
+                            help="read every file as this format (default: by its extension, else by its content)")
         parser.add_argument("--json", action="store_true", help="one JSON report per file, one per line")
         parser.add_argument("--async", dest="run_async", action="store_true",
                             help="queue the replay for the worker and return")
@@ -27,7 +32,7 @@ class Command(BaseCommand):
         systems = set()
         for name in options["files"]:
             path = Path(name)
-            outcome = self._import_one(path)
+            outcome = self._import_one(path, kind=options["file_format"])
             if outcome.ok and outcome.tournament_id is not None:
                 systems.add(outcome.sheet.tournament.system_id if outcome.sheet and outcome.sheet.tournament
                             else "adlg")
@@ -42,14 +47,14 @@ class Command(BaseCommand):
         if any_failed:
             raise SystemExit(1)
 
-    def _import_one(self, path: Path) -> SheetOutcome:
+    def _import_one(self, path: Path, *, kind: str | None) -> SheetOutcome:
         try:
             data = path.read_bytes()
         except OSError as exc:
             # A path that cannot be read is reported like an unreadable file, in the same format.
             self.stderr.write(f"{path}: {exc.strerror or exc}")
             return SheetOutcome(sheet=None, report=Report(errors=[Issue(code="unreadable", sheet="", cell="")]))
-        return sheet_import_bytes(data=data, file_name=path.name, refuse_if_live=True)
+        return sheet_import_bytes(data=data, file_name=path.name, refuse_if_live=True, kind=kind)
 
     def _report(self, path: Path, outcome: SheetOutcome, *, lang: str, as_json: bool) -> None:
         if as_json:
