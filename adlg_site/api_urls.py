@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from adlg_site.api_base import PublicReadMixin
 from championship.api import ChampionshipRankingView, ChampionshipYearListView
 from players.api import PlayerDetailView, PlayerListView
-from ratings.api import RatingSystemListView, RulesetDetailView, RulesetListView
+from ratings.api import OfficialListListView, RatingSystemListView, RulesetDetailView, RulesetListView
 from tournaments.api import TournamentDetailView, TournamentListView
 from tournaments.live.api import LiveDetailView, LiveListView, LiveRoundView
 from tournaments.sheets import api as api_upload
@@ -86,6 +86,7 @@ urlpatterns = [
     path("championship/", ChampionshipYearListView.as_view(), name="championship-years"),
     path("championship/<int:year>/", ChampionshipRankingView.as_view(), name="championship-ranking"),
     path("systems/", RatingSystemListView.as_view(), name="system-list"),
+    path("systems/<slug:code>/lists/", OfficialListListView.as_view(), name="official-list-list"),
     path("rulesets/", RulesetListView.as_view(), name="ruleset-list"),
     path("rulesets/<str:code>/", RulesetDetailView.as_view(), name="ruleset-detail"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

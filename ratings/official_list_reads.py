@@ -15,7 +15,7 @@ from datetime import date, datetime
 from players.models import Player, RetiredId
 from ratings.models import ClosedYear, OfficialList, OfficialListRow, ReplayRequest
 from rules.spreadsheet import neutralised_row
-from tournaments.models import Registration, Sheet
+from tournaments.models import Registration, Sheet, Tournament
 
 # The columns of a list's downloads, in order (the same in CSV and JSON, whatever the reader's language, so that a
 # list's files are the same bytes every time they are downloaded).
@@ -37,6 +37,12 @@ def list_in_force(system_code: str, day: date) -> OfficialList | None:
     """The list in force on `day`: the latest dated on or before it (of one date, the last issued)."""
     return (OfficialList.objects.filter(system_id=system_code, valid_from__lte=day)
             .order_by("-valid_from", "-number").first())
+
+
+def last_rated_tournament(system_code: str) -> Tournament | None:
+    """The live ratings are those after this tournament: the last rated in history order."""
+    return (Tournament.objects.filter(system_id=system_code, status=Tournament.RATED)
+            .order_by("-end_date", "-start_date", "-id").only("id", "name", "end_date").first())
 
 
 def latest_lists(system_codes: list[str]) -> dict[str, OfficialList]:
@@ -67,10 +73,12 @@ def list_page_rows(official: OfficialList, start: int, stop: int) -> list[Offici
     return shown(list(official.rows.order_by("position", "player_id")[start:stop]))
 
 
-def player_rows(player_id: int, lists: list[OfficialList]) -> dict[int, OfficialListRow]:
-    """The player's row in each of `lists` (by list id), in one query."""
-    return {row.official_list_id: row for row in
-            OfficialListRow.objects.filter(official_list__in=lists, player_id=player_id)}
+def player_official(player_id: int, system_codes: list[str]) -> dict[str, tuple[OfficialList, OfficialListRow | None]]:
+    """The newest list of each system and the player's row in it (None: not listed), in two queries."""
+    latest = latest_lists(system_codes)
+    rows = {row.official_list_id: row for row in OfficialListRow.objects.filter(
+        official_list__in=[official.pk for official in latest.values()], player_id=player_id)}
+    return {code: (official, rows.get(official.pk)) for code, official in latest.items()}
 
 
 def list_table(official: OfficialList) -> list[list]:

@@ -19,7 +19,7 @@ SQLITE_DROP = [f"DROP TRIGGER IF EXISTS {table}_frozen" for table in TABLES]
 POSTGRESQL = [
     """CREATE FUNCTION official_list_frozen() RETURNS trigger LANGUAGE plpgsql AS $$
        BEGIN
-         RAISE EXCEPTION 'official lists are frozen: never updated';
+         RAISE EXCEPTION 'official lists are frozen: never updated' USING ERRCODE = 'restrict_violation';
        END $$""",
     *(f"""CREATE TRIGGER {table}_frozen BEFORE UPDATE ON {table}
           FOR EACH ROW EXECUTE FUNCTION official_list_frozen()""" for table in TABLES),

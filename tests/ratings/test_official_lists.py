@@ -106,11 +106,10 @@ def test_the_database_refuses_an_update_of_a_list_or_its_rows():
     roster()
     imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
     official = list_issue(system=_adlg(), on=date(2024, 4, 1))
-    for table in ("ratings_officiallistrow", "ratings_officiallist"):
+    for statement in ("UPDATE ratings_officiallistrow SET rating = 0", "UPDATE ratings_officiallist SET players = 0"):
         with pytest.raises((IntegrityError, InternalError, OperationalError)), transaction.atomic(), \
                 connection.cursor() as cursor:
-            cursor.execute(f"UPDATE {table} SET players = 0" if table == "ratings_officiallist"
-                           else f"UPDATE {table} SET rating = 0")
+            cursor.execute(statement)
     assert OfficialList.objects.get(pk=official.pk).players == official.players
 
 
