@@ -71,9 +71,14 @@ def _tournament_rows() -> Iterator[tuple]:
 
 
 def _game_rows() -> Iterator[tuple]:
-    return (Game.objects.filter(tournament__status=Tournament.RATED).order_by("tournament_id", "round", "table", "id")
-            .values_list("id", "tournament_id", "round", "table", "player_a_id", "player_b_id", "result", "a_losses",
-                         "b_losses", "free").iterator(chunk_size=CHUNK))
+    """An excluded player's side is empty, as in the API's history: their games stay facts, they are not named."""
+    excluded = excluded_ids()
+    games = (Game.objects.filter(tournament__status=Tournament.RATED).order_by("tournament_id", "round", "table", "id")
+             .values_list("id", "tournament_id", "round", "table", "player_a_id", "player_b_id", "result", "a_losses",
+                          "b_losses", "free"))
+    for row in games.iterator(chunk_size=CHUNK):
+        a, b = row[4], row[5]
+        yield (*row[:4], None if a in excluded else a, None if b in excluded else b, *row[6:])
 
 
 def _standing_rows() -> Iterator[tuple]:
@@ -167,9 +172,9 @@ TABLES: tuple[Table, ...] = (
         _c("tournament_id", gettext_noop("tournament ID")),
         _c("round", gettext_noop("round number")),
         _c("table", gettext_noop("table number")),
-        _c("player_a", gettext_noop("federation ID of player A (an ID missing from players is the spare or an "
-                                    "excluded player)")),
-        _c("player_b", gettext_noop("federation ID of player B")),
+        _c("player_a", gettext_noop("federation ID of player A (empty: an excluded player; the one ID absent from "
+                                    "players is the spare's)")),
+        _c("player_b", gettext_noop("federation ID of player B (empty: an excluded player)")),
         _c("result", gettext_noop("result code of the result sheet (A, A+, D, B, F-A…)")),
         _c("a_losses", gettext_noop("losses of A in per cent, empty if not recorded")),
         _c("b_losses", gettext_noop("losses of B in per cent, empty if not recorded")),
