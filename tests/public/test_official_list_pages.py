@@ -30,7 +30,7 @@ def test_the_rating_list_says_it_shows_live_ratings_and_offers_the_official_list
 
 def test_the_rating_list_says_so_in_french(french_visitor, listed):
     page = text(french_visitor.get("/ratings/adlg/"))
-    assert "Affiché\u00a0: classement en direct, après le dernier tournoi classé" in page
+    assert "Affiché\u00a0: cotes en direct, après le dernier tournoi intégré" in page
     assert "Liste officielle n°\u00a01 du" in page
 
 
@@ -49,14 +49,15 @@ def test_an_official_list_page_shows_its_frozen_figures(visitor, listed, federat
     assert federation.players[0].last_name in page
 
 
-def test_the_downloads_are_the_same_bytes_in_either_language(visitor, french_visitor, listed):
+def test_the_downloads_are_the_same_bytes_in_either_language(visitor, listed):
     english = visitor.get("/ratings/adlg/lists/1.csv").content
-    assert english == french_visitor.get("/ratings/adlg/lists/1.csv").content
+    assert english == visitor.get("/ratings/adlg/lists/1.csv", HTTP_ACCEPT_LANGUAGE="fr").content
     assert english.decode().splitlines()[0] == "position,id,last_name,first_name,country,club,rating,rank,games," \
                                                "last_played"
     document = json.loads(visitor.get("/ratings/adlg/lists/1.json").content)
     assert (document["number"], document["date"], len(document["rows"])) == (1, "2024-04-01", listed.players)
-    assert visitor.get("/ratings/adlg/lists/1.json").content == french_visitor.get("/ratings/adlg/lists/1.json").content
+    assert visitor.get("/ratings/adlg/lists/1.json").content == visitor.get(
+        "/ratings/adlg/lists/1.json", HTTP_ACCEPT_LANGUAGE="fr").content
 
 
 def test_the_changes_page_names_who_moved_and_by_how_much(visitor, listed, federation):
@@ -68,14 +69,15 @@ def test_the_changes_page_names_who_moved_and_by_how_much(visitor, listed, feder
     assert visitor.get("/ratings/adlg/lists/2/changes/?since=7").status_code == 404
 
 
-def test_the_player_page_shows_both_figures_when_they_differ(visitor, french_visitor, listed, federation):
+def test_the_player_page_shows_both_figures_when_they_differ(visitor, listed, federation):
     first, second = federation.players[0], federation.players[1]
     page = text(visitor.get(f"/players/{first.id}/"))
     assert "Shown: live figures, after the last tournament rated." in page
     assert "Official list no. 1 of" in page and "1777" in page
     same = text(visitor.get(f"/players/{second.id}/"))
     assert "They are those of the official list no. 1 of" in same
-    assert "Affiché\u00a0: chiffres en direct" in text(french_visitor.get(f"/players/{first.id}/"))
+    french = text(visitor.get(f"/players/{first.id}/", HTTP_ACCEPT_LANGUAGE="fr"))
+    assert "Affiché\u00a0: chiffres en direct" in french and "Liste officielle n°\u00a01 du" in french
 
 
 def test_a_tournament_shows_the_list_in_force_on_its_first_day(visitor, federation):

@@ -10,9 +10,18 @@ from datetime import date
 
 import pytest
 from django.db import IntegrityError, InternalError, OperationalError, connection, transaction
+from django.utils import timezone
 
 from players.models import AuditEntry
-from ratings.models import FrozenRow, OfficialList, OfficialListRow, PlayerRating, RatingSystem
+from ratings.models import (
+    FrozenRow,
+    OfficialList,
+    OfficialListRow,
+    OpenDataRelease,
+    PlayerRating,
+    RatingSystem,
+    ReplayRequest,
+)
 from ratings.official_list_reads import (
     CORRECTED,
     IMPORTED,
@@ -24,6 +33,7 @@ from ratings.official_list_reads import (
 from ratings.official_lists import ListRefused, list_issue, monthly_lists_issue
 from ratings.requests import replay_request
 from ratings.services import replay_from_scratch
+from ratings.tasks import issue_official_lists
 from tests import factories
 from tests.ratings.helpers import imported, roster, sheet
 
@@ -160,3 +170,31 @@ def test_the_monthly_issue_lists_each_rated_system_once():
     issued = monthly_lists_issue()
     assert [(o.system_id, o.number, o.issued_by) for o in issued] == [("adlg", 1, None)]
     assert monthly_lists_issue() == []
+
+
+def test_the_worker_issues_the_months_lists_on_the_first_and_rebuilds_the_open_data(settings):
+    schedule = settings.CELERY_BEAT_SCHEDULE["issue-official-lists"]
+    assert schedule["task"] == "ratings.tasks.issue_official_lists"
+    assert schedule["schedule"].day_of_month == {1}
+    settings.OPEN_DATA_AFTER_CHANGES = True
+    roster()
+    imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
+    built = OpenDataRelease.objects.count()
+    # A change whose replay was never enqueued (a lost message): the task runs it before issuing the list.
+    waiting = ReplayRequest.objects.create(system_id="adlg", since=None, reason="lost message")
+    issue_official_lists.delay()
+    official = OfficialList.objects.get()
+    assert official.issued_by is None and official.valid_from == timezone.localdate()
+    waiting.refresh_from_db()
+    assert waiting.status == ReplayRequest.DONE and official.last_request == waiting.pk
+    assert OpenDataRelease.objects.count() == built + 1  # the record now holds the list
+    issue_official_lists.delay()  # a second run the same day: nothing new
+    assert OfficialList.objects.count() == 1
+
+
+def test_a_replay_rebuilds_the_open_data_when_the_settings_say_so(settings):
+    settings.OPEN_DATA_AFTER_CHANGES = True
+    roster()
+    imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
+    release = OpenDataRelease.objects.first()  # the newest
+    assert release.counts["tournaments"] == 1 and release.counts["games"] == 15
