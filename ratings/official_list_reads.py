@@ -134,6 +134,10 @@ class ListChange:
     tournaments: list[ChangedTournament] = field(default_factory=list)
 
     @property
+    def withheld(self) -> bool:
+        return bool(getattr(self.after or self.before, "withheld", False))
+
+    @property
     def change(self) -> int | None:
         if self.before is None or self.after is None:
             return None
