@@ -38,7 +38,8 @@ SHOWN_HEADER = "X-Ratings-Shown"
                 "an official list, frozen as issued, each with the list's number and date. The response header "
                 f"{SHOWN_HEADER} says which: `live` or `official-list <number> <date>`.",
     parameters=[
-        OpenApiParameter("list", OpenApiTypes.INT, description="Number of an official list of the system."),
+        OpenApiParameter("list", {"type": "integer", "minimum": 1, "maximum": 999999999},
+                         description="Number of an official list of the system."),
         OpenApiParameter("as_of", OpenApiTypes.DATE, description="The official list in force on this date."),
     ],
     responses={200: PlayerRatingRowSerializer(many=True), **ERRORS},
