@@ -36,8 +36,12 @@ def _system(code: str) -> tuple[RatingSystem, list[RatingSystem]]:
     return system, systems
 
 
+# Beyond any list number or database integer: answered 404 without asking the database.
+LARGEST = 999999999
+
+
 def _list(system: RatingSystem, number: int) -> OfficialList:
-    found = official_list(system.code, number)
+    found = official_list(system.code, number) if number <= LARGEST else None
     if found is None:
         raise Http404(_("No official list no. %(number)s of %(system)s.") % {"number": number, "system": system.name})
     return found
@@ -94,7 +98,7 @@ def official_list_changes(request, system: str, number: int):
     current, systems = _system(system)
     newer = _list(current, number)
     since = request.GET.get("since", "")
-    older_number = int(since) if since.isdigit() else newer.number - 1
+    older_number = int(since) if since.isdigit() and len(since) <= 9 else newer.number - 1
     older = official_list(current.code, older_number) if older_number != newer.number else None
     error = ""
     comparison = None

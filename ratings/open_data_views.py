@@ -29,7 +29,7 @@ def open_data_page(request):
 
 
 def open_data_file(request, release_id: int, file_name: str):
-    release = OpenDataRelease.objects.filter(pk=release_id).first()
+    release = OpenDataRelease.objects.filter(pk=release_id).first() if release_id < 2**31 else None
     if release is None:
         raise Http404(_("No such open-data release."))
     zip_name, json_name = release_file_names(release)
