@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
 from adlg_site.api_base import ERRORS, PublicReadMixin, StandardPagination
+from adlg_site.inputs import whole_number
 from players.filters import OfficialRowFilter, PlayerRatingFilter
 from players.models import Player
 from players.selectors import player_lookup
@@ -68,9 +69,10 @@ class PlayerListView(PublicReadMixin, generics.ListAPIView):
             "code", flat=True).first()
         if "list" in params:
             raw = params["list"]
-            if not raw.isdigit() or len(raw) > 9:
+            number = whole_number(raw, minimum=1, maximum=999999999)
+            if number is None:
                 raise ParseError(f"list: {raw!r} is not a list number.")
-            found = official_list(code or "", int(raw))
+            found = official_list(code or "", number)
             if found is None:
                 raise NotFound(f"No official list no. {raw} of {code}.")
             return found
@@ -142,5 +144,7 @@ class PlayerDetailView(PublicReadMixin, generics.RetrieveAPIView):
             ratings, history = ratings.filter(system_id=system), history.filter(system_id=system)
         player.api_ratings = with_positions(ratings)
         player.api_history = list(history)
-        return Response(PlayerDetailSerializer(player, context={"rulesets": rulesets, "request": request}).data)
+        response = Response(PlayerDetailSerializer(player, context={"rulesets": rulesets, "request": request}).data)
+        response[SHOWN_HEADER] = "live"  # an official list's figures: GET /api/players/?list=N&search=<id>
+        return response
 

@@ -13,6 +13,7 @@ from django.shortcuts import render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from adlg_site.inputs import whole_number
 from ratings.models import OfficialList, RatingSystem
 from ratings.official_list_reads import (
     list_csv_rows,
@@ -97,8 +98,7 @@ def official_list_changes(request, system: str, number: int):
     """What changed from an earlier list (?since=M, the previous one by default) to list `number`."""
     current, systems = _system(system)
     newer = _list(current, number)
-    since = request.GET.get("since", "")
-    older_number = int(since) if since.isdigit() and len(since) <= 9 else newer.number - 1
+    older_number = whole_number(request.GET.get("since", ""), minimum=1, maximum=LARGEST) or newer.number - 1
     older = official_list(current.code, older_number) if older_number != newer.number else None
     error = ""
     comparison = None

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from rules.rulesets import RULESETS, get_ruleset
+from rules.words import Refused, gettext_noop
 
 
 def validate_ruleset(code: str) -> None:
@@ -228,18 +229,20 @@ class ReplayLock(models.Model):
         return f"{self.system_id} replayed at {self.replayed_at}"
 
 
-class FrozenRow(Exception):
-    """An official list, its rows or an open-data release was asked to change: they are frozen once written."""
+class FrozenRow(Refused):
+    """An official list or its rows were asked to change: they are frozen once written (nothing is changed)."""
+
+    sentences = {"frozen": gettext_noop("An issued official list is never changed (%(what)s).")}
 
 
 class FrozenQuerySet(models.QuerySet):
     """No bulk change of frozen rows through the ORM (the database refuses an UPDATE too: migration triggers)."""
 
     def update(self, **kwargs):
-        raise FrozenRow(f"{self.model.__name__} rows are frozen: they are never updated.")
+        raise FrozenRow.one("frozen", what=f"{self.model.__name__}, update")
 
     def delete(self):
-        raise FrozenRow(f"{self.model.__name__} rows are frozen: they are never deleted.")
+        raise FrozenRow.one("frozen", what=f"{self.model.__name__}, delete")
 
 
 class Frozen(models.Model):
@@ -252,11 +255,11 @@ class Frozen(models.Model):
 
     def save(self, *args, **kwargs):
         if not self._state.adding:
-            raise FrozenRow(f"{type(self).__name__} {self.pk} is frozen: it is never changed.")
+            raise FrozenRow.one("frozen", what=f"{type(self).__name__} {self.pk}, save")
         super().save(*args, **kwargs)
 
     def delete(self, *args, **kwargs):
-        raise FrozenRow(f"{type(self).__name__} {self.pk} is frozen: it is never deleted.")
+        raise FrozenRow.one("frozen", what=f"{type(self).__name__} {self.pk}, delete")
 
 
 class OfficialList(Frozen):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ratings.models import OpenDataRelease
@@ -12,7 +13,7 @@ from ratings.open_data import LICENCE, LICENCE_NAME, LICENCE_URL, TABLES, releas
 
 
 def release_file_names(release: OpenDataRelease) -> tuple[str, str]:
-    stamp = f"{release.built_at:%Y-%m-%d-%H%M}"
+    stamp = f"{timezone.localtime(release.built_at):%Y-%m-%d-%H%M}"  # Paris time, as the page shows it
     return f"adlg-open-data-{stamp}.zip", f"adlg-open-data-{stamp}.json"
 
 

@@ -91,6 +91,7 @@ def test_a_tournament_shows_the_list_in_force_on_its_first_day(visitor, federati
 def test_the_api_reads_an_official_list_by_number_or_date(visitor, listed, federation):
     live = visitor.get("/api/players/", {"system": "adlg"})
     assert live["X-Ratings-Shown"] == "live"
+    assert visitor.get(f"/api/players/{federation.players[0].id}/")["X-Ratings-Shown"] == "live"
     by_number = visitor.get("/api/players/", {"system": "adlg", "list": 1})
     assert by_number.status_code == 200 and by_number["X-Ratings-Shown"] == "official-list 1 2024-04-01"
     rows = by_number.json()["results"]
