@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from adlg_site.api_base import PublicReadMixin
 from championship.api import ChampionshipRankingView, ChampionshipYearListView
 from players.api import PlayerDetailView, PlayerListView
-from ratings.api import RatingSystemListView, RulesetDetailView, RulesetListView
+from ratings.api import OfficialListListView, RatingSystemListView, RulesetDetailView, RulesetListView
 from tournaments.api import TournamentDetailView, TournamentExchangeView, TournamentListView
 from tournaments.live.api import LiveDetailView, LiveListView, LiveRoundView
 from tournaments.sheets import api as api_upload
@@ -87,6 +87,7 @@ urlpatterns = [
     path("championship/", ChampionshipYearListView.as_view(), name="championship-years"),
     path("championship/<int:year>/", ChampionshipRankingView.as_view(), name="championship-ranking"),
     path("systems/", RatingSystemListView.as_view(), name="system-list"),
+    path("systems/<str:code>/lists/", OfficialListListView.as_view(), name="official-list-list"),
     path("rulesets/", RulesetListView.as_view(), name="ruleset-list"),
     path("rulesets/<str:code>/", RulesetDetailView.as_view(), name="ruleset-detail"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -95,5 +96,5 @@ urlpatterns = [
     # A malformed ID or year under the read API's own collections answers in JSON, not with the HTML 404 page.
     # Only these prefixes, placed last: the endpoints above always match first. [\s\S], not '.': a path may
     # hold an encoded newline, which '.' does not match (schemathesis found one).
-    re_path(r"^(?P<rest>(?:players|tournaments|live|championship|rulesets|sheets)/[\s\S]*)\Z", api_not_found),
+    re_path(r"^(?P<rest>(?:players|tournaments|live|championship|rulesets|sheets|systems)/[\s\S]*)\Z", api_not_found),
 ]

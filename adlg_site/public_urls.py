@@ -5,6 +5,8 @@ from django.urls import path
 from championship import views as championship
 from players import email_views
 from players import views as players
+from ratings import list_views as lists
+from ratings import open_data_views as open_data
 from ratings import views as ratings
 from tournaments import views as tournaments
 from tournaments.live import draw_views, link_views
@@ -19,6 +21,14 @@ urlpatterns = [
     path("ratings/<slug:system>/", ratings.rating_list_view, name="rating_list"),
     path("ratings/<slug:system>/ratings.csv", ratings.rating_list_csv, name="rating_list_csv"),
     path("ratings/<slug:system>/ratings.xlsx", ratings.rating_list_xlsx, name="rating_list_xlsx"),
+    path("ratings/<slug:system>/lists/", lists.official_list_index, name="official_list_index"),
+    path("ratings/<slug:system>/lists/<int:number>/", lists.official_list_view, name="official_list"),
+    path("ratings/<slug:system>/lists/<int:number>.csv", lists.official_list_csv, name="official_list_csv"),
+    path("ratings/<slug:system>/lists/<int:number>.json", lists.official_list_json, name="official_list_json"),
+    path("ratings/<slug:system>/lists/<int:number>/changes/", lists.official_list_changes,
+         name="official_list_changes"),
+    path("open-data/", open_data.open_data_page, name="open_data"),
+    path("open-data/<int:release_id>/<str:file_name>", open_data.open_data_file, name="open_data_file"),
     path("rules/", ratings.rules, name="rules"),
     path("notices/", players.notices, name="notices"),
     path("write-to-the-board/", email_views.board_write, name="board_write"),

@@ -4,6 +4,7 @@ the board and the referees (tournaments.board_urls)."""
 from django.urls import include, path
 
 from players import board_views, email_views
+from ratings import board_views as ratings_board_views
 
 app_name = "board"
 
@@ -20,5 +21,6 @@ urlpatterns = [
     path("messages/", email_views.board_messages_page, name="messages"),
     path("messages/<int:pk>/handle/", email_views.board_message_handle_view, name="message_handle"),
     path("audit/", board_views.audit, name="audit"),
+    path("official-lists/", ratings_board_views.official_lists_board, name="official_lists"),
     path("", include("tournaments.board_urls")),
 ]

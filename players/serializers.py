@@ -5,7 +5,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from ratings.models import PlayerRating, RatingEvent
+from ratings.models import OfficialListRow, PlayerRating, RatingEvent
 from ratings.selectors import rank_by_code
 from rules.ranks import next_rank
 
@@ -59,6 +59,49 @@ class PlayerRatingRowSerializer(_RankNames, serializers.ModelSerializer):
         model = PlayerRating
         fields = ["id", "last_name", "first_name", "club_id", "club", "country", "system", "position", "rating",
                   "rank", "rank_name_en", "rank_name_fr", "games", "last_played"]
+
+
+class OfficialRowSerializer(serializers.ModelSerializer):
+    """One row of an official list (GET /api/players/?list=N or ?as_of=DATE): the fields of a rating list's row,
+    as frozen when the list was issued, and the list's number and date."""
+
+    id = serializers.IntegerField(source="player_id", help_text="Federation ID.")
+    club_id = serializers.IntegerField(source="club_id_then", allow_null=True)
+    club = serializers.SerializerMethodField()
+    country = serializers.SerializerMethodField()
+    system = serializers.CharField(source="official_list.system_id")
+    rank = serializers.CharField(source="rank_code", help_text="Rank code (see /api/rulesets/).")
+    rank_name_en = serializers.SerializerMethodField()
+    rank_name_fr = serializers.SerializerMethodField()
+    list = serializers.IntegerField(source="official_list.number", help_text="Number of the official list.")
+    list_date = serializers.DateField(source="official_list.valid_from", help_text="Its date.")
+
+    class Meta:
+        model = OfficialListRow
+        fields = ["id", "last_name", "first_name", "club_id", "club", "country", "system", "position", "rating",
+                  "rank", "rank_name_en", "rank_name_fr", "games", "last_played", "list", "list_date"]
+
+    def _rank(self, obj: OfficialListRow):
+        ruleset = self.context.get("rulesets", {}).get(obj.official_list.system_id)
+        return rank_by_code(ruleset, obj.rank_code) if ruleset else None
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_club(self, obj: OfficialListRow):
+        return obj.club_name or None
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_country(self, obj: OfficialListRow):
+        return obj.country_code or None
+
+    @extend_schema_field(serializers.CharField())
+    def get_rank_name_en(self, obj: OfficialListRow) -> str:
+        rank = self._rank(obj)
+        return rank.name_en if rank else obj.rank_code
+
+    @extend_schema_field(serializers.CharField())
+    def get_rank_name_fr(self, obj: OfficialListRow) -> str:
+        rank = self._rank(obj)
+        return rank.name_fr if rank else obj.rank_code
 
 
 class NextRankSerializer(serializers.Serializer):

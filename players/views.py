@@ -17,8 +17,9 @@ from adlg_site.limits import rate_limited
 from players.selectors import player_by_exact_id, player_lookup, player_search, public_notices
 from ratings.charts import ADJUSTMENT, OPENING, TOURNAMENT, ChartLabels, ChartPoint, rating_chart_svg
 from ratings.models import RatingEvent
+from ratings.official_list_reads import player_official
 from ratings.player_history import PlayerProfile, SystemSection, player_profile
-from ratings.selectors import country_name, rank_name, rating_systems, ruleset_ranks, top_ratings
+from ratings.selectors import country_name, rank_by_code, rank_name, rating_systems, ruleset_ranks, top_ratings
 from tournaments.live.selectors import live_running_now
 from tournaments.selectors import latest_rated_tournaments, upcoming_tournaments
 
@@ -68,7 +69,9 @@ def player_detail(request, player_id: int):
         raise Http404(_("No player with this ID."))
     profile = player_profile(player=found.player)
     language = get_language()
+    official = player_official(found.player.id, [section.system.code for section in profile.sections])
     for section in profile.sections:
+        _official_figures(section, *official.get(section.system.code, (None, None)))
         section.rank_name = rank_name(section.rank, language)
         section.next_rank_name = rank_name(section.next_rank.rank, language) if section.next_rank else ""
         section.chart = mark_safe(_chart(section, found.player.id))  # noqa: S308 - built from escaped parts
@@ -84,6 +87,18 @@ def player_detail(request, player_id: int):
         "h2h_error": h2h_error,
         "h2h_selected": h2h.opponent.id if h2h else None,
     })
+
+
+def _official_figures(section: SystemSection, official, row) -> None:
+    """The newest official list beside the live figures: whether they differ, and the list's own."""
+    section.official = official
+    section.official_row = row
+    live = section.rating
+    section.official_differs = official is not None and (
+        row is None or live is None or (row.rating, row.games, row.rank_code) != (live.rating, live.games,
+                                                                                  live.rank_code))
+    if row is not None:
+        row.rank_name = rank_name(rank_by_code(section.ruleset, row.rank_code)) or row.rank_code
 
 
 def notices(request):

@@ -7,7 +7,16 @@ from adlg_site.words import refusal_text
 from players import permissions
 from players.admin_mixins import AuditedAdmin, InternalAdmin, PlayerSearchAdmin, ReadOnlyAdmin
 from ratings.closing import YearCloseError, year_close
-from ratings.models import ClosedYear, PlayerRating, RatingCount, RatingEvent, RatingSystem, ReplayRequest
+from ratings.models import (
+    ClosedYear,
+    OfficialList,
+    OpenDataRelease,
+    PlayerRating,
+    RatingCount,
+    RatingEvent,
+    RatingSystem,
+    ReplayRequest,
+)
 
 
 @admin.register(RatingSystem)
@@ -81,3 +90,17 @@ class ReplayRequestAdmin(InternalAdmin, ReadOnlyAdmin):
 class RatingCountAdmin(InternalAdmin, ReadOnlyAdmin):
     list_display = ["system", "rating", "players"]
     list_filter = ["system"]
+
+
+@admin.register(OfficialList)
+class OfficialListAdmin(ReadOnlyAdmin):
+    """Read only: a list is issued on the board's page (or by the worker) and never changed."""
+
+    list_display = ["system", "number", "valid_from", "issued_at", "issued_by", "players"]
+    list_filter = ["system"]
+
+
+@admin.register(OpenDataRelease)
+class OpenDataReleaseAdmin(InternalAdmin, ReadOnlyAdmin):
+    list_display = ["built_at", "archive_sha256", "document_sha256", "counts"]
+    exclude = ["archive", "document"]

@@ -7,10 +7,11 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from adlg_site.api_base import ERRORS, PublicReadMixin
-from ratings.models import RatingSystem
+from ratings.models import OfficialList, RatingSystem
 from rules.rulesets import RULESETS
 
 
@@ -99,3 +100,40 @@ class RatingSystemListView(PublicReadMixin, generics.ListAPIView):
     serializer_class = RatingSystemSerializer
     queryset = RatingSystem.objects.all()
     pagination_class = None
+
+
+class OfficialListSerializer(serializers.ModelSerializer):
+    system = serializers.CharField(source="system_id")
+    date = serializers.DateField(source="valid_from", help_text="In force from this date until the next list's.")
+    by_hand = serializers.SerializerMethodField(help_text="True when the board issued it, false for the monthly one.")
+    rows = serializers.SerializerMethodField(help_text="Its rows: GET /api/players/?system=…&list=N.")
+
+    class Meta:
+        model = OfficialList
+        fields = ["system", "number", "date", "issued_at", "by_hand", "players", "rows"]
+
+    def get_by_hand(self, obj: OfficialList) -> bool:
+        return obj.issued_by_id is not None
+
+    def get_rows(self, obj: OfficialList) -> str:
+        url = reverse("api:player-list", request=self.context.get("request"))
+        return f"{url}?system={obj.system_id}&list={obj.number}"
+
+
+@extend_schema(
+    summary="The official lists of one rating system, the newest first",
+    parameters=[OpenApiParameter("code", OpenApiTypes.STR, OpenApiParameter.PATH, description="e.g. adlg")],
+    responses={200: OfficialListSerializer(many=True), **ERRORS},
+)
+class OfficialListListView(PublicReadMixin, generics.ListAPIView):
+    serializer_class = OfficialListSerializer
+    pagination_class = None
+    filter_backends: list = []
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return OfficialList.objects.none()
+        code = self.kwargs["code"]
+        if not RatingSystem.objects.filter(code=code).exists():
+            raise Http404
+        return OfficialList.objects.filter(system_id=code).order_by("-number")

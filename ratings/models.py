@@ -9,9 +9,11 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from rules.rulesets import RULESETS, get_ruleset
+from rules.words import Refused, gettext_noop
 
 
 def validate_ruleset(code: str) -> None:
@@ -225,3 +227,116 @@ class ReplayLock(models.Model):
 
     def __str__(self) -> str:
         return f"{self.system_id} replayed at {self.replayed_at}"
+
+
+class FrozenRow(Refused):
+    """An official list or its rows were asked to change: they are frozen once written (nothing is changed)."""
+
+    sentences = {"frozen": gettext_noop("An issued official list is never changed (%(what)s).")}
+
+
+class FrozenQuerySet(models.QuerySet):
+    """No bulk change of frozen rows through the ORM (the database refuses an UPDATE too: migration triggers)."""
+
+    def update(self, **kwargs):
+        raise FrozenRow.one("frozen", what=f"{self.model.__name__}, update")
+
+    def delete(self):
+        raise FrozenRow.one("frozen", what=f"{self.model.__name__}, delete")
+
+
+class Frozen(models.Model):
+    """Written once, never changed: save() on a stored row and delete() refuse."""
+
+    objects = FrozenQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise FrozenRow.one("frozen", what=f"{type(self).__name__} {self.pk}, save")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise FrozenRow.one("frozen", what=f"{type(self).__name__} {self.pk}, delete")
+
+
+class OfficialList(Frozen):
+    """An official rating list of one system: numbered, dated, frozen for ever. A stored fact, not a derived row:
+    the replay never reads nor writes it, so a correction imported after it changes the next list, never this one.
+
+    In force from `valid_from` until the next list's date; `last_request` is the last replay request whose change
+    its figures include, so that two lists say which changes of the facts came between them.
+    """
+
+    system = models.ForeignKey(RatingSystem, on_delete=models.PROTECT, related_name="official_lists",
+                               verbose_name=_("rating system"))
+    number = models.PositiveIntegerField(_("number"))
+    valid_from = models.DateField(_("date"))
+    issued_at = models.DateTimeField(_("issued at"), default=timezone.now)
+    # None: issued by the worker on the first of the month.
+    issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                  related_name="+", verbose_name=_("issued by"))
+    last_request = models.BigIntegerField(_("last change included"), null=True, blank=True)
+    players = models.PositiveIntegerField(_("players"))
+
+    class Meta:
+        ordering = ["system", "-number"]
+        verbose_name = _("official list")
+        verbose_name_plural = _("official lists")
+        constraints = [models.UniqueConstraint(fields=["system", "number"], name="official_list_number_once")]
+
+    def __str__(self) -> str:
+        return f"{self.system_id} no. {self.number} of {self.valid_from:%Y-%m-%d}"
+
+
+class OfficialListRow(Frozen):
+    """One listed player as they stood when the list was issued: every figure and name copied, none read later."""
+
+    official_list = models.ForeignKey(OfficialList, on_delete=models.PROTECT, related_name="rows")
+    position = models.PositiveIntegerField(_("position"))
+    # No constraint: the row is a copy; the player's record may be merged or excluded later without touching it.
+    player = models.ForeignKey("players.Player", on_delete=models.DO_NOTHING, db_constraint=False, db_index=False,
+                               related_name="+")
+    last_name = models.CharField(_("last name"), max_length=80)
+    first_name = models.CharField(_("first name"), max_length=80, blank=True)
+    rating = models.IntegerField(_("rating"))
+    games = models.PositiveIntegerField(_("rated games"))
+    rank_code = models.CharField(_("rank"), max_length=40)
+    country_code = models.CharField(_("country"), max_length=2, blank=True)
+    club_id_then = models.PositiveIntegerField(_("club ID"), null=True, blank=True)
+    club_name = models.CharField(_("club"), max_length=120, blank=True)
+    last_played = models.DateField(_("last played"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["official_list", "position", "player"]
+        verbose_name = _("official list row")
+        verbose_name_plural = _("official list rows")
+        constraints = [models.UniqueConstraint(fields=["official_list", "player"], name="official_list_player_once")]
+        indexes = [models.Index(fields=["official_list", "position", "player"], name="official_list_order")]
+
+    def __str__(self) -> str:
+        return f"{self.official_list_id} {self.position} {self.player_id} {self.rating}"
+
+
+class OpenDataRelease(models.Model):
+    """The federation's public record as dated downloads, rebuilt by the worker (ratings.open_data). Stored in the
+    database, not in MEDIA_ROOT: the worker writes it and the web process serves it, and they share the database
+    but no volume; backups carry it with the rest. A release is a few megabytes; only the last few are kept (a
+    release is never changed, only removed when it is old)."""
+
+    built_at = models.DateTimeField(_("built at"), default=timezone.now, db_index=True)
+    archive = models.BinaryField(_("CSV archive (zip)"))
+    archive_sha256 = models.CharField(_("SHA-256 of the archive"), max_length=64)
+    document = models.BinaryField(_("JSON document"))
+    document_sha256 = models.CharField(_("SHA-256 of the JSON document"), max_length=64, db_index=True)
+    counts = models.JSONField(_("rows per table"), default=dict)
+
+    class Meta:
+        ordering = ["-built_at", "-id"]
+        verbose_name = _("open-data release")
+        verbose_name_plural = _("open-data releases")
+
+    def __str__(self) -> str:
+        return f"open data of {self.built_at:%Y-%m-%d %H:%M}"

@@ -7,11 +7,14 @@ import threading
 from datetime import timedelta
 
 from celery import shared_task
+from django.conf import settings
 from django.utils import timezone
 
 from ratings.closing import year_close
 from ratings.models import ReplayRequest
 from ratings.notifications import rating_emails_send
+from ratings.official_lists import ListRefused, monthly_lists_issue
+from ratings.open_data import open_data_rebuild
 from ratings.requests import requests_failed_retried
 from ratings.services import ReplayBusy, replay_failed, replay_pending
 from tournaments.fact_checks import faulty_games
@@ -36,6 +39,7 @@ def replay_system(self, system_code: str) -> int:
         summaries = replay_pending(system_code=system_code)
         if summaries:
             _enqueue_rating_emails()
+            enqueue_open_data()
         return len(summaries)
     except ReplayBusy:
         logger.info("replay of %s already running; its loop takes the new requests", system_code)
@@ -130,3 +134,37 @@ def close_year_task(year: int | None = None) -> list[str]:
     """The yearly downgrade, scheduled at 23:30 on 31 December (Europe/Paris): closes the current year."""
     year = year or timezone.localdate().year
     return [system for system, created in year_close(year=year, user=None) if created]
+
+
+@shared_task(bind=True, acks_late=True, max_retries=12)
+def issue_official_lists(self) -> list[str]:
+    """The official lists of the month, on the 1st (beat): each system's waiting replay is run first, so that
+    the list holds every change of the facts recorded before it; a replay running elsewhere puts it off a while."""
+    try:
+        for system_code in sorted(set(ReplayRequest.objects.filter(status__in=ReplayRequest.OPEN)
+                                      .values_list("system_id", flat=True))):
+            replay_pending(system_code=system_code)
+        issued = monthly_lists_issue()
+    except (ReplayBusy, ListRefused) as exc:
+        raise self.retry(exc=exc, countdown=300) from exc
+    if issued:
+        enqueue_open_data()
+    return [f"{official.system_id} {official.number}" for official in issued]
+
+
+@shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=60, max_retries=5)
+def rebuild_open_data() -> str:
+    """The open-data downloads, built again after a replay or a list (nothing stored when nothing changed)."""
+    release = open_data_rebuild()
+    return release.document_sha256 if release is not None else ""
+
+
+def enqueue_open_data() -> None:
+    """After a replay or a list is committed; never fails its caller (the next change rebuilds). Off where the
+    settings say so (the test suite: a build after every import of every test would only cost time)."""
+    if not getattr(settings, "OPEN_DATA_AFTER_CHANGES", True):
+        return
+    try:
+        rebuild_open_data.delay()
+    except Exception:
+        logger.exception("could not enqueue the open-data rebuild; the next change will")

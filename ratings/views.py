@@ -20,6 +20,7 @@ from openpyxl import Workbook
 from adlg_site.csv_export import csv_writer, localised_row
 from championship.selectors import championship_rules
 from ratings.models import RatingSystem
+from ratings.official_list_reads import last_rated_tournament, latest_lists
 from ratings.rating_list import RatingListPaginator, last_tournament_changes, rating_list, rating_rows
 from ratings.selectors import (
     country_name,
@@ -144,6 +145,9 @@ def rating_list_view(request, system: str):
         "filter_count": sum(1 for k, v in filters.items() if v and (k != "sort" or v != "rating")),
         "query": query.urlencode(),
         "active_since": date.today().replace(year=date.today().year - 1) if filters["active"] else None,
+        # Which figures the page shows (live), and the official list it offers beside them.
+        "official": latest_lists([current.code]).get(current.code),
+        "last_rated": last_rated_tournament(current.code),
     })
 
 

@@ -13,6 +13,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from adlg_site.inputs import whole_number
+from ratings.official_list_reads import list_in_force
 from ratings.selectors import country_name, rating_systems
 from tournaments.models import Tournament
 from tournaments.selectors import (
@@ -92,6 +93,8 @@ def tournament_detail_view(request, tournament_id: int):
             "country_name": country_name(detail.tournament.country, language),
             # A player's own line, marked: where a private link of the finished day leads (not a secret: an ID).
             "me": whole_number(request.GET.get("me") or "", minimum=1),
+            # The official list in force on its first day (lists are frozen and never backdated: it never changes).
+            "official_list": list_in_force(detail.tournament.system_id, detail.tournament.start_date),
         },
     )
 

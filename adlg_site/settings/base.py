@@ -362,6 +362,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "interval_start": 0,
 }
 CELERY_TASK_IGNORE_RESULT = True
+# The open-data downloads are built again by the worker after each replay and each official list.
+OPEN_DATA_AFTER_CHANGES = True
 CELERY_BEAT_SCHEDULE = {
     "close-year": {
         "task": "ratings.tasks.close_year_task",
@@ -388,6 +390,11 @@ CELERY_BEAT_SCHEDULE = {
     # Before the tournament: the reminder of a missing list (once per entry), the lists published (once per
     # entry), the list checkers' digest of new lists (once per tournament, checker and day). Each is idempotent:
     # the hourly run sends only what no earlier run sent.
+    # The official rating lists of the month (ratings.official_lists), at five past midnight on the 1st.
+    "issue-official-lists": {
+        "task": "ratings.tasks.issue_official_lists",
+        "schedule": crontab(minute=5, hour=0, day_of_month=1),
+    },
     "before-the-day-emails": {
         "task": "tournaments.tasks.send_before_the_day_emails",
         "schedule": crontab(minute=5),

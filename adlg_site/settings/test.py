@@ -18,3 +18,5 @@ RATE_LIMITS = {group: "100000/m" for group in RATE_LIMITS}
 # migrating each: CI's PostgreSQL pass migrates one once for its three processes (.ci/run).
 if os.environ.get("TEST_DATABASE_TEMPLATE"):
     DATABASES["default"]["TEST"] = {"TEMPLATE": os.environ["TEST_DATABASE_TEMPLATE"]}
+# No open-data build after every replay of every test: the tests of the open data build it themselves.
+OPEN_DATA_AFTER_CHANGES = False

@@ -15,6 +15,8 @@ from players.models import Player
 from players.services import players_import_csv
 from ratings.closing import year_close
 from ratings.models import RatingSystem
+from ratings.official_lists import ListRefused, monthly_lists_issue
+from ratings.open_data import open_data_rebuild
 from ratings.services import ReplayBusy, replay_pending
 from rules.pairing import DRAW, HATS
 from tournaments import demo
@@ -83,6 +85,10 @@ class Command(BaseCommand):
         for system in RatingSystem.objects.values_list("code", flat=True):
             with contextlib.suppress(ReplayBusy):  # a worker is already on it
                 replay_pending(system_code=system)
+        # The official list of this month, as the worker issues it on the 1st, and the open data built from it.
+        with contextlib.suppress(ListRefused):  # a worker's replay still running: the worker's list will do
+            monthly_lists_issue(on=today.replace(day=1))
+        open_data_rebuild()
         live, live_players = self._live_today(rng, today, referee)
         with transaction.atomic():  # one commit for its hundred-odd steps
             accounts = self._before_the_tournament(random.Random(options["seed"] + 1), today, referee, live,
