@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import dataclass
 from datetime import date
 
 from django import forms
@@ -19,6 +20,8 @@ from openpyxl import Workbook
 
 from adlg_site.csv_export import csv_writer, localised_row
 from championship.selectors import championship_rules
+from ratings.calibration import calibrations_stored, stored_calibration
+from ratings.calibration_chart import CalibrationLabels, calibration_svg
 from ratings.models import RatingSystem
 from ratings.rating_list import RatingListPaginator, last_tournament_changes, rating_list, rating_rows
 from ratings.selectors import (
@@ -30,6 +33,7 @@ from ratings.selectors import (
     ruleset_ranks,
 )
 from rules.rulesets import RULESETS, SPARE_ID, Ruleset
+from rules.shares import MIN_GAMES
 from rules.spreadsheet import neutralised_row
 from tournaments.selectors import charter_rules, game_score_examples, tiebreak_text
 
@@ -355,3 +359,37 @@ def _period_text(ruleset: Ruleset) -> str:
     return _("Every game of a tournament is rated from the ratings before the tournament; each player's changes "
              "are added up and rounded once.")
 
+
+
+# --- the calibration page ------------------------------------------------------------------------------------
+
+
+@dataclass
+class CalibrationSection:
+    system: RatingSystem
+    row: object  # ratings.models.Calibration, or None before the first replay
+    result: object  # rules.calibration.Calibration
+    chart: str
+    wins_above_one: bool  # Battle Empire: a win can score more than 1
+
+
+def calibration_page(request):
+    systems = rating_systems()
+    stored = calibrations_stored(systems)
+    sections = []
+    for system in systems:
+        row = stored.get(system.code)
+        result = stored_calibration(row) if row else None
+        chart = ""
+        if result and result.bands:
+            labels = CalibrationLabels(
+                title=_("How well the %(system)s ratings predict") % {"system": system.name},
+                description=_("For each band of rating difference, the score the ratings predicted for the "
+                              "higher-rated player and the score they made, in per cent, with its 95 % interval."),
+                score=_("score of the higher-rated, %"), difference=_("rating difference"),
+                predicted=_("predicted"), observed=_("scored"))
+            svg = calibration_svg(result.bands, labels=labels, chart_id=f"calibration-{system.code}")
+            chart = mark_safe(svg)  # noqa: S308 - calibration_svg escapes every label
+        sections.append(CalibrationSection(system, row, result, chart,
+                                           system.get_ruleset().max_result_value > 1))
+    return render(request, "public/calibration.html", {"sections": sections, "min_games": MIN_GAMES})

@@ -13,6 +13,7 @@ from django.utils import timezone
 from players.claims import claim_token_issue, player_claim_by_token
 from players.models import Player
 from players.services import players_import_csv
+from ratings.calibration import calibration_refresh
 from ratings.closing import year_close
 from ratings.models import RatingSystem
 from ratings.services import ReplayBusy, replay_pending
@@ -83,6 +84,7 @@ class Command(BaseCommand):
         for system in RatingSystem.objects.values_list("code", flat=True):
             with contextlib.suppress(ReplayBusy):  # a worker is already on it
                 replay_pending(system_code=system)
+            calibration_refresh(system_code=system)
         live, live_players = self._live_today(rng, today, referee)
         with transaction.atomic():  # one commit for its hundred-odd steps
             accounts = self._before_the_tournament(random.Random(options["seed"] + 1), today, referee, live,
