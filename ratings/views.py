@@ -32,6 +32,7 @@ from ratings.selectors import (
     rating_systems,
     ruleset_ranks,
 )
+from rules.predictions import outlook, percent, what_if
 from rules.rulesets import RULESETS, SPARE_ID, Ruleset
 from rules.shares import MIN_GAMES
 from rules.spreadsheet import neutralised_row
@@ -285,11 +286,20 @@ def rules(request):
         data = form.cleaned_data
         calculation = game_calculation(ruleset=data["ruleset"], rating_a=data["rating_a"], games_a=data["games_a"],
                                        rating_b=data["rating_b"], games_b=data["games_b"], result=data["result"])
+    sides = []
+    if calculation is not None:
+        c = calculation
+        for side, (rating, games, opp, opp_games, p) in (
+                ("A", (c.rating_a, c.games_a, c.rating_b, c.games_b, c.p_a)),
+                ("B", (c.rating_b, c.games_b, c.rating_a, c.games_a, c.p_b))):
+            sides.append({"side": side, "percent": percent(p), "outlook": outlook(p),
+                          "outcomes": what_if(c.ruleset, rating, games, opp, opp_games)})
     explained = [_explain(system, system.get_ruleset(), language) for system in systems]
     return render(request, "public/rules.html", {
         "systems": explained,
         "form": form,
         "calculation": calculation,
+        "sides": sides,
         # the system's name as the site shows it everywhere, in either language (the ruleset's name is the
         # rules' English label, "charter v3 (2018)", not a word for the page)
         "calculation_system": form.systems.get(form.cleaned_data["system"]) if calculation else None,
@@ -385,7 +395,8 @@ def calibration_page(request):
             labels = CalibrationLabels(
                 title=_("How well the %(system)s ratings predict") % {"system": system.name},
                 description=_("For each band of rating difference, the score the ratings predicted for the "
-                              "higher-rated player and the score they made, in per cent, with its 95 % interval."),
+                              "higher-rated player and the score they made, in per cent, with the interval chance "
+                              "alone would keep it in 19 times out of 20."),
                 score=_("score of the higher-rated, %"), difference=_("rating difference"),
                 predicted=_("predicted"), observed=_("scored"))
             svg = calibration_svg(result.bands, labels=labels, chart_id=f"calibration-{system.code}")

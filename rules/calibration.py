@@ -89,22 +89,31 @@ def band_of(diff: int, *, width: int = BAND_WIDTH, open_from: int = OPEN_FROM) -
 def calibration(ruleset: Ruleset, games: Iterable[tuple[int, float, float]], *, width: int = BAND_WIDTH,
                 open_from: int = OPEN_FROM, min_games: int = MIN_GAMES) -> Calibration:
     """The calibration of `games`: (rating difference, P, S) of each game's higher-rated player."""
+    return calibration_counted(ruleset, ((diff, p, s, 1) for diff, p, s in games), width=width,
+                               open_from=open_from, min_games=min_games)
+
+
+def calibration_counted(ruleset: Ruleset, rows: Iterable[tuple[int, float, float, int]], *,
+                        width: int = BAND_WIDTH, open_from: int = OPEN_FROM,
+                        min_games: int = MIN_GAMES) -> Calibration:
+    """The same, from (rating difference, P, S, how many games) rows: the games that share all three counted once
+    (a database groups them; the calibration is the same as game by game)."""
     top = ruleset.max_result_value
     sums: dict[int, list[float]] = {}
     n = 0
     total_p = total_s = total_d2 = 0.0
-    for diff, p, s in games:
+    for diff, p, s, count in rows:
         low = band_of(diff, width=width, open_from=open_from)
         acc = sums.get(low)
         if acc is None:
             acc = sums[low] = [0, 0.0, 0.0]
-        acc[0] += 1
-        acc[1] += p
-        acc[2] += s
-        n += 1
-        total_p += p
-        total_s += s
-        total_d2 += (s - p) * (s - p)
+        acc[0] += count
+        acc[1] += p * count
+        acc[2] += s * count
+        n += count
+        total_p += p * count
+        total_s += s * count
+        total_d2 += (s - p) * (s - p) * count
     bands = []
     for low in sorted(sums):
         count, sum_p, sum_s = sums[low]
