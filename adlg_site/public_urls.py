@@ -21,6 +21,7 @@ urlpatterns = [
     path("ratings/<slug:system>/ratings.xlsx", ratings.rating_list_xlsx, name="rating_list_xlsx"),
     path("rules/", ratings.rules, name="rules"),
     path("calibration/", ratings.calibration_page, name="calibration"),
+    path("armies/", ratings.armies_page, name="armies"),
     path("notices/", players.notices, name="notices"),
     path("write-to-the-board/", email_views.board_write, name="board_write"),
     path("tournaments/", tournaments.tournament_list_view, name="tournament_list"),

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from adlg_site.inputs import whole_number
 from adlg_site.limits import rate_limited
 from players.selectors import player_by_exact_id, player_lookup, player_search, public_notices
+from ratings.armies import player_army_record
 from ratings.charts import ADJUSTMENT, OPENING, TOURNAMENT, ChartLabels, ChartPoint, rating_chart_svg
 from ratings.models import RatingEvent
 from ratings.player_history import PlayerProfile, SystemSection, player_profile
@@ -26,6 +27,7 @@ from ratings.selectors import (
     ruleset_ranks,
     top_ratings,
 )
+from rules.shares import MIN_GAMES
 from tournaments.live.selectors import live_running_now
 from tournaments.selectors import latest_rated_tournaments, upcoming_tournaments
 
@@ -83,6 +85,11 @@ def player_detail(request, player_id: int):
     opponents = profile.opponents()
     h2h, h2h_error = _head_to_head(request, profile)
     predictions, prediction_error, against = _predictions(request, found.player)
+    armies = []
+    for section in profile.sections:
+        played, met = player_army_record(player_id=found.player.id, system=section.system)
+        if played or met:
+            armies.append({"system": section.system, "played": played, "met": met})
     return render(request, "public/player_detail.html", {
         "player": found.player,
         "country_name": country_name(found.player.country, language),
@@ -94,6 +101,8 @@ def player_detail(request, player_id: int):
         "predictions": predictions,
         "prediction_error": prediction_error,
         "against": against,
+        "armies": armies,
+        "min_games": MIN_GAMES,
     })
 
 

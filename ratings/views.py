@@ -20,6 +20,7 @@ from openpyxl import Workbook
 
 from adlg_site.csv_export import csv_writer, localised_row
 from championship.selectors import championship_rules
+from ratings.armies import federation_army_records
 from ratings.calibration import calibrations_stored, stored_calibration
 from ratings.calibration_chart import CalibrationLabels, calibration_svg
 from ratings.models import RatingSystem
@@ -404,3 +405,15 @@ def calibration_page(request):
         sections.append(CalibrationSection(system, row, result, chart,
                                            system.get_ruleset().max_result_value > 1))
     return render(request, "public/calibration.html", {"sections": sections, "min_games": MIN_GAMES})
+
+
+# --- the armies' page ------------------------------------------------------------------------------------------
+
+
+def armies_page(request):
+    systems = rating_systems()
+    sections = []
+    for system in systems:
+        records, pairs = federation_army_records(system)
+        sections.append({"system": system, "records": records, "pairs": pairs})
+    return render(request, "public/armies.html", {"sections": sections, "min_games": MIN_GAMES})
