@@ -85,7 +85,7 @@ def test_the_player_page_says_what_a_game_against_another_player_would_do(client
     page = text(client.get(f"/players/{weak.id}/?against={strong.id}", HTTP_ACCEPT_LANGUAGE="en"))
     # 1000 against 1200: 28 %; K 50 for a player of 3 games; a win +35 (the charter's example).
     assert "chances 28\u00a0%" in page and "underdog" in page
-    assert "<td class=\"num\">1035</td>" in page
+    assert "<td class=\"num\">1035 (<span class=\"up\">+35</span>)</td>" in page
     page = text(client.get(f"/players/{weak.id}/?against={strong.id}", HTTP_ACCEPT_LANGUAGE="fr"))
     assert "chances 28\u00a0%" in page and "outsider" in page and "une victoire" in page
     page = text(client.get(f"/players/{weak.id}/?against=abc", HTTP_ACCEPT_LANGUAGE="en"))
