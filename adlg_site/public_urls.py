@@ -26,6 +26,8 @@ urlpatterns = [
     path("write-to-the-board/", email_views.board_write, name="board_write"),
     path("tournaments/", tournaments.tournament_list_view, name="tournament_list"),
     path("tournaments/<int:tournament_id>/", tournaments.tournament_detail_view, name="tournament_detail"),
+    path("tournaments/<int:tournament_id>/report.txt", tournaments.tournament_report_text,
+         name="tournament_report_text"),
     path("tournaments/<int:tournament_id>/live/", live.live_page, name="live_page"),
     path("tournaments/<int:tournament_id>/live/now/", live.live_now, name="live_now"),
     path("tournaments/<int:tournament_id>/live/clock/", screen.live_clock_face, name="live_clock_face"),

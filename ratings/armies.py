@@ -28,7 +28,7 @@ def army_aliases() -> dict[str, str]:
     return dict(ArmyAlias.objects.values_list("key", "army"))
 
 
-def _hidden(tournaments: Iterable[int]) -> set[int]:
+def lists_hidden(tournaments: Iterable[int]) -> set[int]:
     """Of these tournaments, those whose army lists were sent on the site and are not public."""
     with_lists = Tournament.objects.filter(
         pk__in=ArmyList.objects.filter(entry__tournament__in=list(tournaments)).values("entry__tournament"))
@@ -53,7 +53,7 @@ def system_army_games(system: RatingSystem) -> list[ArmyGame]:
     events = (RatingEvent.objects.filter(system=system, kind=RatingEvent.GAME, player_id__lt=F("opponent_id"))
               .exclude(opponent_id=SPARE_ID).order_by()
               .values_list("tournament_id", "player_id", "opponent_id", "score").iterator(chunk_size=20_000))
-    return _games(events, armies, _hidden({t for t, _ in armies}))
+    return _games(events, armies, lists_hidden({t for t, _ in armies}))
 
 
 def federation_army_records(system: RatingSystem) -> tuple[list[Record], list[Record]]:
@@ -78,5 +78,5 @@ def player_army_record(*, player_id: int, system: RatingSystem) -> tuple[list[Re
     armies = {(t, p): army for t, p, army in Registration.objects.filter(
         Q(player_id=player_id) | Q(player_id__in={o for _, _, o, _ in events}), tournament__in=tournaments)
         .exclude(army="").values_list("tournament_id", "player_id", "army")}
-    games = _games(events, armies, _hidden(tournaments))
+    games = _games(events, armies, lists_hidden(tournaments))
     return player_army_records(player_id, games, army_aliases())
