@@ -58,3 +58,17 @@ def test_an_excluded_players_games_leave_the_armies(visitor, played, django_user
     replay_pending(system_code="adlg")
     cache.clear()
     assert "carthage n°45" not in text(visitor.get("/armies/"))
+
+
+def test_a_tournaments_armies_stay_out_while_its_army_lists_are_not_public(visitor, played):
+    from tournaments.models import ArmyList, Entry
+
+    # Lists sent on the site and never published (no announcement publishing them): the army is the player's secret.
+    entry = Entry.objects.create(tournament=played.tournament, player=played.players[0], pool="A")
+    ArmyList.objects.create(entry=entry, army_name="Carthaginois", army_number="45", kind="link",
+                            url="https://example.org/")
+    cache.clear()
+    page = text(visitor.get("/armies/"))
+    assert "Carthaginois" not in page and "Romains" not in page
+    assert "Carthaginois" not in text(visitor.get(f"/tournaments/{played.tournament.id}/"))
+    assert "Carthaginois" not in text(visitor.get(f"/players/{played.players[0].id}/"))
