@@ -87,7 +87,7 @@ def player_detail(request, player_id: int):
     predictions, prediction_error, against = _predictions(request, found.player)
     armies = []
     for section in profile.sections:
-        played, met = player_army_record(player_id=found.player.id, system=section.system)
+        played, met = player_army_record(player_id=found.player.id, events=section.events)
         if played or met:
             armies.append({"system": section.system, "played": played, "met": met})
     return render(request, "public/player_detail.html", {

@@ -69,14 +69,17 @@ def federation_army_records(system: RatingSystem) -> tuple[list[Record], list[Re
     return found
 
 
-def player_army_record(*, player_id: int, system: RatingSystem) -> tuple[list[Record], list[Record]]:
-    """A player's record with each army they played and against each army they met, in `system`."""
-    events = list(RatingEvent.objects.filter(system=system, kind=RatingEvent.GAME, player_id=player_id)
-                  .exclude(opponent_id=SPARE_ID).order_by("seq")
-                  .values_list("tournament_id", "player_id", "opponent_id", "score"))
-    tournaments = {t for t, *_ in events}
+def player_army_record(*, player_id: int, events: Iterable[RatingEvent]) -> tuple[list[Record], list[Record]]:
+    """A player's record with each army they played and against each army they met, from their rating events of
+    one system (the player page has read them already): one query when no army was named, three or four else."""
+    games = [(e.tournament_id, player_id, e.opponent_id, e.score) for e in events
+             if e.kind == RatingEvent.GAME and e.opponent_id not in (None, SPARE_ID)]
+    tournaments = {t for t, *_ in games}
+    if not tournaments:
+        return [], []
     armies = {(t, p): army for t, p, army in Registration.objects.filter(
-        Q(player_id=player_id) | Q(player_id__in={o for _, _, o, _ in events}), tournament__in=tournaments)
+        Q(player_id=player_id) | Q(player_id__in={o for _, _, o, _ in games}), tournament__in=tournaments)
         .exclude(army="").values_list("tournament_id", "player_id", "army")}
-    games = _games(events, armies, lists_hidden(tournaments))
-    return player_army_records(player_id, games, army_aliases())
+    if not armies:
+        return [], []
+    return player_army_records(player_id, _games(games, armies, lists_hidden(tournaments)), army_aliases())
