@@ -1,10 +1,15 @@
 """Each player's chances on the tournament day: the public round page and the private link, in words and in both
-languages, by the rating rule from the ratings at the start; gone once the table's result is in."""
+languages, by the rating rule from the ratings at the start; gone once the table's result is in; on the big screen
+when the referee says so."""
 
 from __future__ import annotations
 
-import pytest
+import re
 
+import pytest
+from django.urls import reverse
+
+from players.models import AuditEntry
 from rules.predictions import chances, percent
 from rules.rulesets import get_ruleset
 from tests.live.helpers import federation_players, live_tournament
@@ -52,3 +57,23 @@ def test_the_public_round_page_shows_each_tables_chances_until_its_result(client
     results_record(table.round.live, 1, [Result(table.table, "A", 10, 60)])
     page = client.get(f"/tournaments/{tid}/live/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert f"chances {a}\u00a0% – {b}\u00a0%" not in page
+
+
+def test_the_big_screen_shows_the_chances_only_when_the_referee_says_so(client, table, referee):
+    live = table.round.live
+    live.tournament.referees.add(referee)
+    a, _b = _expected(table)
+    screen = reverse("live_screen_now", args=[live.tournament_id])
+    assert "screen-chances" not in client.get(screen).content.decode()
+    client.force_login(referee)
+    run = client.get(reverse("referee:live_run", args=[live.tournament_id])).content.decode()
+    assert "The big screen shows each player" in run
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"',
+                             run.split("screen-chances/")[1].split("</form>")[0]))
+    response = client.post(reverse("referee:live_screen_chances", args=[live.tournament_id]),
+                           {**fields, "screen_chances": "on"})
+    assert response.status_code == 302
+    client.logout()
+    html = client.get(screen).content.decode()
+    assert f'<span class="screen-chances">{a}\u00a0%</span>' in html
+    assert AuditEntry.objects.filter(action="live_screen_chances").count() == 1
