@@ -15,11 +15,21 @@ from django.utils.translation import gettext as _
 from adlg_site.inputs import whole_number
 from adlg_site.limits import rate_limited
 from players.selectors import player_by_exact_id, player_lookup, player_search, public_notices
+from ratings.armies import player_army_record
 from ratings.charts import ADJUSTMENT, OPENING, TOURNAMENT, ChartLabels, ChartPoint, rating_chart_svg
 from ratings.models import RatingEvent
 from ratings.official_list_reads import player_official
 from ratings.player_history import PlayerProfile, SystemSection, player_profile
-from ratings.selectors import country_name, rank_by_code, rank_name, rating_systems, ruleset_ranks, top_ratings
+from ratings.selectors import (
+    country_name,
+    predictions_against,
+    rank_by_code,
+    rank_name,
+    rating_systems,
+    ruleset_ranks,
+    top_ratings,
+)
+from rules.shares import MIN_GAMES
 from tournaments.live.selectors import live_running_now
 from tournaments.selectors import latest_rated_tournaments, upcoming_tournaments
 
@@ -78,6 +88,12 @@ def player_detail(request, player_id: int):
         section.chart_summary = _chart_summary(section)
     opponents = profile.opponents()
     h2h, h2h_error = _head_to_head(request, profile)
+    predictions, prediction_error, against = _predictions(request, found.player)
+    armies = []
+    for section in profile.sections:
+        played, met = player_army_record(player_id=found.player.id, events=section.events)
+        if played or met:
+            armies.append({"system": section.system, "played": played, "met": met})
     return render(request, "public/player_detail.html", {
         "player": found.player,
         "country_name": country_name(found.player.country, language),
@@ -86,6 +102,11 @@ def player_detail(request, player_id: int):
         "h2h": h2h,
         "h2h_error": h2h_error,
         "h2h_selected": h2h.opponent.id if h2h else None,
+        "predictions": predictions,
+        "prediction_error": prediction_error,
+        "against": against,
+        "armies": armies,
+        "min_games": MIN_GAMES,
     })
 
 
@@ -117,6 +138,20 @@ def _head_to_head(request, profile: PlayerProfile):
     if h2h is None:
         return None, _("These two players have not met in a rated game.")
     return h2h, ""
+
+
+def _predictions(request, player) -> tuple[list, str, str]:
+    """"If you play …": what a game against the opponent whose ID is asked would do to the player's rating."""
+    raw = request.GET.get("against", "").strip()
+    if not raw:
+        return [], "", ""
+    opponent = whole_number(raw, minimum=1)
+    if opponent is None or opponent == player.pk:
+        return [], _("Give the ID of another player (a whole number)."), raw
+    predictions = predictions_against(player_id=player.pk, opponent_id=opponent)
+    if not predictions:
+        return [], _("No rating list holds both players."), raw
+    return predictions, "", raw
 
 
 def _chart(section: SystemSection, player_id: int) -> str:

@@ -340,3 +340,28 @@ class OpenDataRelease(models.Model):
 
     def __str__(self) -> str:
         return f"open data of {self.built_at:%Y-%m-%d %H:%M}"
+
+
+class Calibration(models.Model):
+    """How well one system's ratings predicted its rated games (rules.calibration), as the worker last worked it
+    out after a replay: the page reads it and never computes it. Derived."""
+
+    system = models.OneToOneField(RatingSystem, on_delete=models.CASCADE, primary_key=True, related_name="+")
+    computed_at = models.DateTimeField(_("computed at"))
+    games = models.PositiveIntegerField(_("games"))
+    predicted = models.FloatField(_("predicted score"))
+    observed = models.FloatField(_("observed score"))
+    difference_low = models.FloatField(null=True, blank=True)
+    difference_high = models.FloatField(null=True, blank=True)
+    verdict = models.CharField(_("verdict"), max_length=10)
+    # [low, high, games, predicted, observed, interval low, interval high] per band, as rules.calibration.Band;
+    # high, observed and the interval are null where the band is open or under the minimum sample.
+    bands = models.JSONField(_("bands"), default=list)
+    seconds = models.FloatField(_("seconds to compute"), default=0)
+
+    class Meta:
+        verbose_name = _("calibration")
+        verbose_name_plural = _("calibrations")
+
+    def __str__(self) -> str:
+        return f"{self.system_id}: {self.games} games, {self.verdict}"

@@ -22,6 +22,7 @@ from ratings.positions import with_positions
 from ratings.rating_list import SORTS
 from rules.elo import game_change, result_values
 from rules.facts import PlayerState
+from rules.predictions import WhatIf, chances, outlook, percent, what_if
 from rules.ranks import rank_by_code, ruleset_ranks  # noqa: F401 - the pages read both from here
 from rules.rulesets import Rank, Ruleset
 
@@ -188,3 +189,43 @@ def failed_replays() -> list:
     ratings of their system stay as they were until one succeeds."""
     return list(ReplayRequest.objects.filter(status=ReplayRequest.FAILED).select_related("system")
                 .order_by("-finished_at", "-id")[:20])
+
+
+# --- what a game against someone would do -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """A player against an opponent in one system: their chances and their rating after each result."""
+
+    system: RatingSystem
+    rating: PlayerRating
+    opponent: PlayerRating  # its player read with it
+    chances: float
+    outcomes: list[WhatIf]
+
+    @property
+    def percent(self) -> int:
+        return percent(self.chances)
+
+    @property
+    def outlook(self) -> str:
+        return outlook(self.chances)
+
+
+def predictions_against(*, player_id: int, opponent_id: int) -> list[Prediction]:
+    """In each system where both are listed, what a game between them would do to the player (one query); an
+    excluded player is on no list."""
+    rows = list(PlayerRating.objects.filter(player_id__in={player_id, opponent_id}, player__excluded_at__isnull=True)
+                .select_related("system", "player").order_by("system__position", "system__code"))
+    mine = {r.system_id: r for r in rows if r.player_id == player_id}
+    predictions = []
+    for theirs in rows:
+        own = mine.get(theirs.system_id)
+        if theirs.player_id != opponent_id or own is None or opponent_id == player_id:
+            continue
+        ruleset = theirs.system.get_ruleset()
+        predictions.append(Prediction(
+            theirs.system, own, theirs, chances(ruleset, own.rating, theirs.rating),
+            what_if(ruleset, own.rating, own.games, theirs.rating, theirs.games)))
+    return predictions

@@ -10,6 +10,7 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
+from ratings.calibration import calibration_refresh
 from ratings.closing import year_close
 from ratings.models import ReplayRequest
 from ratings.notifications import rating_emails_send
@@ -40,6 +41,7 @@ def replay_system(self, system_code: str) -> int:
         if summaries:
             _enqueue_rating_emails()
             enqueue_open_data()
+            _enqueue_calibration(system_code)
         return len(summaries)
     except ReplayBusy:
         logger.info("replay of %s already running; its loop takes the new requests", system_code)
@@ -168,3 +170,18 @@ def enqueue_open_data() -> None:
         rebuild_open_data.delay()
     except Exception:
         logger.exception("could not enqueue the open-data rebuild; the next change will")
+
+
+@shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=30, max_retries=3)
+def refresh_calibration(system_code: str) -> int:
+    """The calibration page's numbers, worked out again after a replay of `system_code` (ratings.calibration)."""
+    row = calibration_refresh(system_code=system_code)
+    return 0 if row is None else row.games
+
+
+def _enqueue_calibration(system_code: str) -> None:
+    """After the replay committed; a broker down leaves the page a replay behind, never fails the replay."""
+    try:
+        refresh_calibration.delay(system_code)
+    except Exception:
+        logger.exception("could not enqueue the calibration of %s", system_code)

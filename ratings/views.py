@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import dataclass
 from datetime import date
 
 from django import forms
@@ -19,6 +20,9 @@ from openpyxl import Workbook
 
 from adlg_site.csv_export import csv_writer, localised_row
 from championship.selectors import championship_rules
+from ratings.armies import federation_army_records
+from ratings.calibration import calibrations_stored, stored_calibration
+from ratings.calibration_chart import CalibrationLabels, calibration_svg
 from ratings.models import RatingSystem
 from ratings.official_list_reads import last_rated_tournament, latest_lists
 from ratings.rating_list import RatingListPaginator, last_tournament_changes, rating_list, rating_rows
@@ -30,7 +34,9 @@ from ratings.selectors import (
     rating_systems,
     ruleset_ranks,
 )
+from rules.predictions import outlook, percent, what_if
 from rules.rulesets import RULESETS, SPARE_ID, Ruleset
+from rules.shares import MIN_GAMES
 from rules.spreadsheet import neutralised_row
 from tournaments.selectors import charter_rules, game_score_examples, tiebreak_text
 
@@ -285,11 +291,20 @@ def rules(request):
         data = form.cleaned_data
         calculation = game_calculation(ruleset=data["ruleset"], rating_a=data["rating_a"], games_a=data["games_a"],
                                        rating_b=data["rating_b"], games_b=data["games_b"], result=data["result"])
+    sides = []
+    if calculation is not None:
+        c = calculation
+        for side, (rating, games, opp, opp_games, p) in (
+                ("A", (c.rating_a, c.games_a, c.rating_b, c.games_b, c.p_a)),
+                ("B", (c.rating_b, c.games_b, c.rating_a, c.games_a, c.p_b))):
+            sides.append({"side": side, "percent": percent(p), "outlook": outlook(p),
+                          "outcomes": what_if(c.ruleset, rating, games, opp, opp_games)})
     explained = [_explain(system, system.get_ruleset(), language) for system in systems]
     return render(request, "public/rules.html", {
         "systems": explained,
         "form": form,
         "calculation": calculation,
+        "sides": sides,
         # the system's name as the site shows it everywhere, in either language (the ruleset's name is the
         # rules' English label, "charter v3 (2018)", not a word for the page)
         "calculation_system": form.systems.get(form.cleaned_data["system"]) if calculation else None,
@@ -359,3 +374,50 @@ def _period_text(ruleset: Ruleset) -> str:
     return _("Every game of a tournament is rated from the ratings before the tournament; each player's changes "
              "are added up and rounded once.")
 
+
+
+# --- the calibration page ------------------------------------------------------------------------------------
+
+
+@dataclass
+class CalibrationSection:
+    system: RatingSystem
+    row: object  # ratings.models.Calibration, or None before the first replay
+    result: object  # rules.calibration.Calibration
+    chart: str
+    wins_above_one: bool  # Battle Empire: a win can score more than 1
+
+
+def calibration_page(request):
+    systems = rating_systems()
+    stored = calibrations_stored(systems)
+    sections = []
+    for system in systems:
+        row = stored.get(system.code)
+        result = stored_calibration(row) if row else None
+        chart = ""
+        if result and result.bands:
+            labels = CalibrationLabels(
+                title=_("How well the %(system)s ratings predict") % {"system": system.name},
+                description=_("For each band of rating difference, the score the ratings predicted for the "
+                              "higher-rated player and the score they made, in per cent, with the interval chance "
+                              "alone would keep it in 19 times out of 20."),
+                score=_("score of the higher-rated, %"), difference=_("rating difference"),
+                predicted=_("predicted"), observed=_("scored"))
+            svg = calibration_svg(result.bands, labels=labels, chart_id=f"calibration-{system.code}")
+            chart = mark_safe(svg)  # noqa: S308 - calibration_svg escapes every label
+        sections.append(CalibrationSection(system, row, result, chart,
+                                           system.get_ruleset().max_result_value > 1))
+    return render(request, "public/calibration.html", {"sections": sections, "min_games": MIN_GAMES})
+
+
+# --- the armies' page ------------------------------------------------------------------------------------------
+
+
+def armies_page(request):
+    systems = rating_systems()
+    sections = []
+    for system in systems:
+        records, pairs = federation_army_records(system)
+        sections.append({"system": system, "records": records, "pairs": pairs})
+    return render(request, "public/armies.html", {"sections": sections, "min_games": MIN_GAMES})

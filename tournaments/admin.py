@@ -8,7 +8,7 @@ from players import admin_actions
 from players.admin_forms import GameForm, RegistrationForm, TournamentForm
 from players.admin_mixins import AuditedAdmin, PlayerSearchAdmin, ReadOnlyAdmin
 from ratings.requests import replay_request
-from tournaments.models import Game, Registration, Sheet, Standing, Tournament
+from tournaments.models import ArmyAlias, Game, Registration, Sheet, Standing, Tournament
 
 
 class RatedFactAdmin(AuditedAdmin):
@@ -130,3 +130,12 @@ class SheetAdmin(admin.ModelAdmin):
 class StandingAdmin(ReadOnlyAdmin):
     list_display = ["tournament", "pool", "rank", "player", "score", "opponents_score"]
     list_select_related = ["tournament", "player"]
+
+
+@admin.register(ArmyAlias)
+class ArmyAliasAdmin(AuditedAdmin):
+    """The board maps the army names typed in results to one army: the armies' page counts through it."""
+
+    list_display = ["name", "army"]
+    search_fields = ["name", "army"]
+    list_per_page = 100

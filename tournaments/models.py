@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Now
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from rules.names import name_key
 from rules.pairing.model import DRAW, ELO_LEVELS, HATS, MANUAL
 from rules.sheet.format import ALL_RESULTS
 
@@ -411,3 +413,35 @@ class TournamentOutcome(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id}: {'counts' if self.counts else 'does not count'}"
+
+
+class ArmyAlias(models.Model):
+    """An army name as typed in results ("Carthaginois", "carthage n°45") and the army it stands for
+    ("Carthaginian"), set by the technical board: the armies' statistics count names through it (rules.armies)."""
+
+    name = models.CharField(_("name as typed"), max_length=120)
+    # rules.names.name_key of the name: accents, case and spaces aside, one mapping per name.
+    key = models.CharField(max_length=120, unique=True, editable=False)
+    army = models.CharField(_("army"), max_length=120)
+
+    class Meta:
+        ordering = ["army", "name"]
+        verbose_name = _("army name")
+        verbose_name_plural = _("army names")
+
+    def __str__(self) -> str:
+        return f"{self.name} → {self.army}"
+
+    def save(self, *args, **kwargs):
+        self.key = name_key(self.name)
+        self.army = " ".join(self.army.split())
+        super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        # The key is not a form field: a name already mapped (in any case or accents) is refused here, not by the
+        # database's unique index.
+        key = name_key(self.name)
+        if not key:
+            raise ValidationError({"name": _("Give the name as typed.")})
+        if ArmyAlias.objects.filter(key=key).exclude(pk=self.pk).exists():
+            raise ValidationError({"name": _("This name is already mapped to an army.")})

@@ -8,6 +8,7 @@ from django import forms
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -15,6 +16,7 @@ from django.utils.translation import gettext as _
 from adlg_site.inputs import whole_number
 from ratings.official_list_reads import list_in_force
 from ratings.selectors import country_name, rating_systems
+from ratings.tournament_report import tournament_report
 from tournaments.models import Tournament
 from tournaments.selectors import (
     counts_verdict,
@@ -95,6 +97,7 @@ def tournament_detail_view(request, tournament_id: int):
             "me": whole_number(request.GET.get("me") or "", minimum=1),
             # The official list in force on its first day (lists are frozen and never backdated: it never changes).
             "official_list": list_in_force(detail.tournament.system_id, detail.tournament.start_date),
+            "report": tournament_report(detail.tournament),
         },
     )
 
@@ -110,3 +113,15 @@ def tournament_exchange_view(request, tournament_id: int):
                             content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{exchange_file_name(tournament_id)}"'
     return response
+
+
+def tournament_report_text(request, tournament_id: int):
+    """The tournament's report as plain text in the reader's language, to paste into the federation's forum."""
+    tournament = Tournament.objects.filter(pk=tournament_id).select_related("system").first()
+    found = tournament_report(tournament) if tournament is not None else None
+    if found is None:
+        raise Http404(_("This tournament has no report yet: it comes with its published results."))
+    text = render_to_string("public/tournament_report.txt", {
+        "tournament": tournament, "report": found,
+        "url": request.build_absolute_uri(reverse("tournament_detail", args=[tournament.pk]))}, request=request)
+    return HttpResponse(text, content_type="text/plain; charset=utf-8")

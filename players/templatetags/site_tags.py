@@ -6,6 +6,9 @@ result_letter
     for a forfeit. Not V/N/D: the sheet's result code D (a draw, typed by referees in both languages) would then
     read as a defeat on the same page. The codes stay as the sheet writes them in the data, the API, the exports
     and the game lists.
+percent
+    A share (0.64) as a percentage ("64 %"), the number as the page's language writes it, a no-break space before
+    the sign in both languages (the pages' own "95 %").
 signed
     A rating change with its sign: + or the minus sign U+2212, decimals as the page's language writes them.
 """
@@ -60,3 +63,15 @@ def signed(value, places: int | str = 0) -> str:
         return number_format(abs(rounded), decimal_pos=places)
     sign = "+" if rounded > 0 else MINUS
     return sign + number_format(abs(rounded), decimal_pos=places)
+
+
+@register.filter
+def percent(value, places: int | str = 0) -> str:
+    """0.6432 -> "64 %" (places=1: "64.3 %", "64,3 %" in French). None or text that is not a number: ""."""
+    try:
+        number = Decimal(str(value)) * 100
+        places = int(places)
+    except (InvalidOperation, TypeError, ValueError):
+        return ""
+    rounded = number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return number_format(rounded, decimal_pos=places) + "\u00a0%"

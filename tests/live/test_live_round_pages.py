@@ -319,6 +319,7 @@ def test_no_form_of_the_rounds_answers_500_to_junk(signed_in, live):
         reverse("referee:live_table", args=[pk, round_.pk]): ("table", "to", "reason"),
         reverse("referee:live_unpair", args=[pk]): ("pool", "reason", "discard_results"),
         reverse("referee:live_self_entry", args=[pk]): ("players_enter_results",),
+        reverse("referee:live_screen_chances", args=[pk]): ("screen_chances",),
     }
     for url, fields in posts.items():
         for junk in JUNK:

@@ -39,6 +39,10 @@ class SelfEntryForm(forms.Form):
                                                required=False)
 
 
+class ScreenChancesForm(forms.Form):
+    screen_chances = forms.BooleanField(label=_("The big screen shows each player's chances"), required=False)
+
+
 HAT_CHOICES = [("", _("no hat")), ("1", _("hat 1")), ("2", _("hat 2"))]
 
 

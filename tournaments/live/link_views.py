@@ -173,6 +173,9 @@ def _link_page(request, live: LiveTournament, entrant: LiveEntrant, *, form=None
         own, theirs = (table.report_a, table.report_b) if side == "a" else (table.report_b, table.report_a)
         context.update(round=round_, table=table, side=side,
                        opponent=table.b_name if side == "a" else table.a_name, own=own, theirs=theirs)
+        if not table.result and view.running:
+            context.update(chances_percent=table.a_percent if side == "a" else table.b_percent,
+                           chances_outlook=table.a_outlook if side == "a" else table.b_outlook)
         if live.players_enter_results and not table.result and table.b is not None and view.running:
             codes = live.tournament.system.get_ruleset().result_codes
             # After sending, the form shows what the player entered, not an empty form.

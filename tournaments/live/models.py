@@ -36,6 +36,8 @@ class LiveTournament(models.Model):
     # The system from round 2 on, per pool, fixed when round 1 is paired (by P at the start).
     systems = models.JSONField(_("systems"), default=dict, blank=True)
     players_enter_results = models.BooleanField(_("players may enter their own results"), default=False)
+    # The big screen shows each player's chances beside their table (rules.predictions): the referee's choice.
+    screen_chances = models.BooleanField(_("the big screen shows the chances"), default=False)
     started_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+")
     started_at = models.DateTimeField(_("started at"), auto_now_add=True)

@@ -30,6 +30,7 @@ from tournaments.live.forms import (
     DatesForm,
     ManualPairsForm,
     PairForm,
+    ScreenChancesForm,
     SelfEntryForm,
     StartForm,
     SwapForm,
@@ -50,6 +51,7 @@ from tournaments.live.start import (
     TournamentDates,
     live_allow_self_entry,
     live_cancel,
+    live_show_screen_chances,
     live_start_calendar,
     on_its_dates,
 )
@@ -198,6 +200,7 @@ def _run_page(request, tournament, live, *, errors=(), status=200, bound=None):
         "tournament": tournament, "live": live, "view": view, "pools": pools, "errors": errors,
         "ideal": ideal_number(rounds), "complete": complete, "current_number": current_number(view),
         "self_entry": SelfEntryForm(initial={"players_enter_results": live.players_enter_results}),
+        "screen_chances": ScreenChancesForm(initial={"screen_chances": live.screen_chances}),
     }, status=status)
 
 
@@ -414,6 +417,21 @@ def live_self_entry(request, tournament: Tournament, live: LiveTournament):
     form.is_valid()
     try:
         live_allow_self_entry(live, bool(form.cleaned_data.get("players_enter_results")), user=request.user)
+    except LiveRefused as exc:
+        return _run_page(request, tournament, live, errors=words(exc), status=400)
+    messages.success(request, _("Saved."))
+    return redirect("referee:live_run", tournament_id=tournament.pk)
+
+
+@referee_only
+@require_POST
+@running_live
+@one_effect()
+def live_screen_chances(request, tournament: Tournament, live: LiveTournament):
+    form = ScreenChancesForm(request.POST)
+    form.is_valid()
+    try:
+        live_show_screen_chances(live, bool(form.cleaned_data.get("screen_chances")), user=request.user)
     except LiveRefused as exc:
         return _run_page(request, tournament, live, errors=words(exc), status=400)
     messages.success(request, _("Saved."))

@@ -24,6 +24,7 @@ class ScreenSeat:
     opponent: str
     pool: str
     done: bool  # the table's result is in
+    chances: int | None = None  # the player's chances in per cent, when the referee shows them
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ def density(lines: int) -> int:
 
 
 def screen_of(view: LiveView) -> Screen:
+    shown = view.live.screen_chances
     seats = []
     standings = []
     numbers = set()
@@ -66,11 +68,12 @@ def screen_of(view: LiveView) -> Screen:
         if current is not None:
             numbers.add(current.number)
             for table in current.tables:
-                sides = [(table.a, table.b_name)]
+                sides = [(table.a, table.b_name, table.a_percent)]
                 if table.b is not None:
-                    sides.append((table.b, table.a_name))
-                seats += [ScreenSeat(e.last_name, e.first_name, table.table, opponent, pool.pool, bool(table.result))
-                          for e, opponent in sides]
+                    sides.append((table.b, table.a_name, table.b_percent))
+                seats += [ScreenSeat(e.last_name, e.first_name, table.table, opponent, pool.pool, bool(table.result),
+                                     chances if shown and not table.result else None)
+                          for e, opponent, chances in sides]
         if pool.last_standings:
             after, lines = pool.last_standings
             standings.append(ScreenStandings(pool.pool, after, lines))

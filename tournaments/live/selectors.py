@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rules.names import name_key
+from rules.predictions import chances, outlook, percent
 from rules.rulesets import SPARE_ID, SPARE_NAME
 from rules.scoring import scores
 from rules.standings import RoundDetail
@@ -83,6 +84,28 @@ class TableView:
     a_seat: Seat | None = None
     b_seat: Seat | None = None  # None: the spare
     by_referee: bool = False  # the result in was the referee's entry (not the two players agreeing)
+    # A's chances (rules.predictions) from both ratings at the start of the tournament (the spare's fixed one).
+    a_chances: float = 0.5
+
+    @property
+    def b_chances(self) -> float:
+        return 1.0 - self.a_chances
+
+    @property
+    def a_percent(self) -> int:
+        return percent(self.a_chances)
+
+    @property
+    def b_percent(self) -> int:
+        return percent(self.b_chances)
+
+    @property
+    def a_outlook(self) -> str:
+        return outlook(self.a_chances)
+
+    @property
+    def b_outlook(self) -> str:
+        return outlook(self.b_chances)
 
     @property
     def disputed(self) -> bool:
@@ -416,7 +439,8 @@ def table_view(table: LiveTable, ruleset) -> TableView:
         reported=not table.result and (table.claim_a is not None or table.claim_b is not None),
         revision=table.revision, report_a=None if table.result else table.claim_a,
         report_b=None if table.result else table.claim_b,
-        by_referee=bool(table.result) and table.entered_by_id is not None)
+        by_referee=bool(table.result) and table.entered_by_id is not None,
+        a_chances=chances(ruleset, table.a.rating, table.b.rating if table.b else ruleset.spare_rating))
 
 
 def table_of_player(view: LiveView, player_id: int) -> tuple[PoolView, RoundView, TableView] | None:

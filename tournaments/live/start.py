@@ -298,6 +298,18 @@ def live_start_from_json(data: dict, *, user=None, today: date | None = None) ->
     return live
 
 
+def live_show_screen_chances(live: LiveTournament, shown: bool, *, user=None) -> None:
+    """Show each player's chances on the big screen, or stop showing them: the referee's choice."""
+    with transaction.atomic():
+        live = locked(live)
+        if live.screen_chances == shown:
+            return
+        LiveTournament.objects.filter(pk=live.pk).update(screen_chances=shown)
+        audit_record(user=user, action="live_screen_chances", obj=live.tournament,
+                     summary="the big screen shows the chances" if shown else "the big screen hides the chances")
+        bump(live)
+
+
 def live_allow_self_entry(live: LiveTournament, allowed: bool, *, user=None) -> None:
     """Let the players enter their own table's results (each confirming), or stop it: the referee's choice,
     changeable during the day; results already in stay."""

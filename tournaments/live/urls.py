@@ -43,6 +43,7 @@ urlpatterns = [
     path("<int:tournament_id>/rounds/<int:number>/grid/", grid_views.live_grid, name="live_grid"),
     path("<int:tournament_id>/rounds/<int:number>/clock/", result_views.live_clock, name="live_clock"),
     path("<int:tournament_id>/self-entry/", referee_views.live_self_entry, name="live_self_entry"),
+    path("<int:tournament_id>/screen-chances/", referee_views.live_screen_chances, name="live_screen_chances"),
     path("<int:tournament_id>/publish/", publish_views.live_publish, name="live_publish"),
     path("<int:tournament_id>/workbook.xlsx", publish_views.live_workbook_download, name="live_workbook"),
     path("<int:tournament_id>/finish-in-spreadsheet/", publish_views.live_hand_over_view, name="live_hand_over"),

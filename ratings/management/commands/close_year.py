@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from adlg_site.words import refusal_text
+from ratings.calibration import calibration_refresh
 from ratings.closing import YearCloseError, year_close
 from ratings.services import ReplayBusy, replay_pending
 
@@ -20,6 +21,7 @@ class Command(BaseCommand):
             if created:
                 try:
                     replay_pending(system_code=code)
+                    calibration_refresh(system_code=code)
                 except ReplayBusy:
                     self.stderr.write(f"{code}: a replay is running; it will apply {options['year']}")
             self.stdout.write(f"{code}: {options['year']} " + ("closed" if created else "was already closed"))

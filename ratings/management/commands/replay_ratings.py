@@ -1,5 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
+from ratings.calibration import calibration_refresh
 from ratings.models import RatingSystem
 from ratings.services import replay_from_scratch
 
@@ -16,5 +17,6 @@ class Command(BaseCommand):
             raise CommandError(f"unknown rating system {options['system']!r}; known: "
                                + ", ".join(RatingSystem.objects.values_list("code", flat=True)))
         summary = replay_from_scratch(system=system)
+        calibration_refresh(system_code=system.code)
         self.stdout.write(f"{system.code}: {summary.games} games, {summary.events} events in "
                           f"{summary.seconds:.2f} s, {summary.games_per_second:,.0f} games/s")

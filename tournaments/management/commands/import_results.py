@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand
 
 from adlg_site.command_output import write_report_issues
 from adlg_site.words import languages, words_in
+from ratings.calibration import calibration_refresh
 from ratings.services import ReplayBusy, replay_pending
 from rules.exchange.upload import KINDS
 from rules.sheet.report import Issue, Report
@@ -42,6 +43,7 @@ class Command(BaseCommand):
             for code in sorted(systems):
                 try:
                     replay_pending(system_code=code)
+                    calibration_refresh(system_code=code)
                 except ReplayBusy:
                     self.stderr.write(f"a replay of {code} is already running; it will include these sheets")
         if any_failed:

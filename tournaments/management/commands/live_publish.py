@@ -2,6 +2,7 @@ import json
 from pathlib import Path
 
 from adlg_site.command_output import write_report_issues
+from ratings.calibration import calibration_refresh
 from ratings.services import ReplayBusy, replay_pending
 from tournaments.live.publication import live_publish, live_workbook
 from tournaments.management.live_command import LiveCommand, Refused
@@ -31,6 +32,7 @@ class Command(LiveCommand):
         if outcome.ok:
             try:
                 replay_pending(system_code=live.tournament.system_id)
+                calibration_refresh(system_code=live.tournament.system_id)
             except ReplayBusy:
                 self.stderr.write(f"a replay of {live.tournament.system_id} is already running; it will include "
                                   "this tournament")

@@ -13,6 +13,7 @@ from django.utils import timezone
 from players.claims import claim_token_issue, player_claim_by_token
 from players.models import Player
 from players.services import players_import_csv
+from ratings.calibration import calibration_refresh
 from ratings.closing import year_close
 from ratings.models import RatingSystem
 from ratings.official_lists import ListRefused, monthly_lists_issue
@@ -85,6 +86,7 @@ class Command(BaseCommand):
         for system in RatingSystem.objects.values_list("code", flat=True):
             with contextlib.suppress(ReplayBusy):  # a worker is already on it
                 replay_pending(system_code=system)
+            calibration_refresh(system_code=system)
         # The official list of this month, as the worker issues it on the 1st, and the open data built from it.
         with contextlib.suppress(ListRefused):  # a worker's replay still running: the worker's list will do
             monthly_lists_issue(on=today.replace(day=1))
