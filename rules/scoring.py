@@ -94,3 +94,18 @@ def winner(result: str) -> str | None:
     if result in FORFEIT_WINNER:
         return FORFEIT_WINNER[result]
     return result[0] if result[0] in "AB" else None
+
+
+# The codes of a win whose losses say who lost more (AdlG): a forfeit's losses say nothing of the game.
+LOSSES_WIN = {"A": "A", "B": "B"}
+
+
+def winner_lost_more(result: str, a_losses: int | None, b_losses: int | None) -> tuple[str, int, int] | None:
+    """A win whose winner lost more than the loser: (the winner's side 'A' or 'B', the winner's losses, the
+    loser's), else None. Not impossible (a general lost early, a camp taken), but most often losses typed the wrong
+    way round: whoever enters such a result, the referee or a player, is asked to confirm it."""
+    side = LOSSES_WIN.get(result)
+    if side is None or a_losses is None or b_losses is None:
+        return None
+    won, lost = (a_losses, b_losses) if side == "A" else (b_losses, a_losses)
+    return (side, won, lost) if won > lost else None

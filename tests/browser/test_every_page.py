@@ -174,6 +174,7 @@ def live_pages(d: Data) -> list[Page]:
         Page("live-players", f"/referee/live/{pk}/players/?q={d.search}", role="referee"),
         Page("live-results", f"/referee/live/{pk}/rounds/2/", role="referee", shot=True),
         Page("live-results-done", f"/referee/live/{pk}/rounds/1/", role="referee"),
+        Page("live-grid", f"/referee/live/{pk}/rounds/2/grid/", role="referee"),
         Page("live-screen", f"/tournaments/{pk}/live/screen/", shot=True),
     ]
 

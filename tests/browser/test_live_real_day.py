@@ -2,11 +2,12 @@
 day that failed, from the calendar tournament to its publication, and it ends in the same standings and ratings as the
 same games uploaded as a sheet.
 
-21 players in two pools: A (10 in round 1, a late arrival from round 2: 11, so the spare) and B (10 by hats, a
-withdrawal from round 3: 9, so the spare too); players of the federation found by name with their accents typed
-without them, players new to the federation typed with their country and a club of the federation; a player added
-by mistake and removed; a swap in a proposal and the pair given a chosen table; the latest round withdrawn with a
-reason and paired again; a result corrected after the next round was paired; the preview; the publication.
+22 players in two pools: A (10 in round 1, a late arrival from round 2: 11, so the spare) and B (11 by hats, so
+the spare from round 1: a player sits out; a withdrawal from round 3: 10); players of the federation found by name
+with their accents typed without them, players new to the federation typed with their country and a club of the
+federation; a player added by mistake and removed; a swap in a proposal and the pair given a chosen table; the
+latest round withdrawn with a reason and paired again; round 2 typed in the keyboard grid; "Finish in the
+spreadsheet" offered mid-day; a result corrected after the next round was paired; the preview; the publication.
 
 Then the sheet path: the board withdraws the tournament's results (back to a calendar tournament, the replay
 undoes it), the referee uploads the workbook the publication kept through the referee's upload page, and the
@@ -62,7 +63,8 @@ POOL_B = [("Garçon", "Aurélie", "garcon", "Club de Lyon", 1400, 1),
           ("Chevalier", "Étienne", "etienne", "Club de Lyon", 1170, 2),
           ("Bonnet", "Maëlle", "maelle", "Les Dragons de Saint-Étienne", 1120, 1),
           ("Fontaine", "Gaël", "gael", "Club de Paris", 1030, 2), ("Leroy", "Inès", "ines", "Club de Nantes", 990, 1),
-          ("Rousseau", "Jérémie", "jeremie", "Club de Lyon", 940, 2)]
+          ("Rousseau", "Jérémie", "jeremie", "Club de Lyon", 940, 2),
+          ("Renard", "Léa", "lea renard", "Club de Paris", 1010, 1)]  # the 11th: an odd pool in hats of 6 and 5
 MISTAKE = ("Dupond", "Benoît", "dupond", "Club de Paris", 1000)  # the wrong Benoît, added by mistake
 LATE = ("Garnier", "Élodie", "elodie", "Club de Nantes", 1260)
 # New to the federation: (last name, first name, club as typed, country, pool, hat).
@@ -154,6 +156,24 @@ def _enter_results(page, pk: int, number: int) -> None:
         expect(page.locator(f"#table-{table.table} .entered")).to_contain_text("Counts as:")
 
 
+def _enter_results_in_grid(page, pk: int, number: int) -> None:
+    """The round typed in the keyboard grid, the keyboard only: code, Tab, losses, Tab, losses, Tab, row by row."""
+    page.goto(page.url.split("/referee/")[0] + f"/referee/live/{pk}/rounds/{number}/grid/")
+    expect(page.locator("#results-grid[data-grid-ready]")).to_have_count(1)
+    tables = _tables(pk, number)
+    page.locator(f"#g{tables[0].table}-result").focus()
+    for n, table in enumerate(tables):
+        for value in _outcome(n + number, table.b_id is None):
+            page.keyboard.type(str(value))
+            page.keyboard.press("Tab")
+    for table in tables:
+        expect(page.locator(f"#grid-{table.table}")).to_have_attribute("data-state", "saved")
+    expect(page.locator("#grid-count")).to_have_text(f"{len(tables)} of {len(tables)} results are in.")
+    for n, table in enumerate(tables):
+        table.refresh_from_db()
+        assert (table.result, table.a_losses, table.b_losses) == _outcome(n + number, table.b_id is None)
+
+
 def _who(player_id: int, names: dict[int, str]) -> str:
     """A player as both paths can name them: their name (a new player's ID differs between the two imports)."""
     return names[player_id]
@@ -227,12 +247,12 @@ def test_the_day_that_failed_runs_on_a_phone_and_ends_as_its_sheet(live_server, 
     for new in NEW:
         _add_new(page, *new)
     expect(page.get_by_role("heading", name="Pool A: 10 players")).to_be_visible()
-    expect(page.get_by_role("heading", name="Pool B: 10 players")).to_be_visible()
+    expect(page.get_by_role("heading", name="Pool B: 11 players")).to_be_visible()
     step("04-two-pools")
     live = LiveTournament.objects.get(pk=pk)
     assert live.entrants.get(last_name="Martin").club == "Club de Lyon"
     assert live.entrants.get(last_name="Nowak").club == "Les Dragons de Saint-Étienne"
-    assert sorted(live.entrants.filter(pool="B").values_list("hat", flat=True)) == [1] * 5 + [2] * 5
+    assert sorted(live.entrants.filter(pool="B").values_list("hat", flat=True)) == [1] * 6 + [2] * 5
 
     # Round 1 of pool A by a draw: swap two players, then give the pair of one of them a chosen table.
     page.goto(run_url)
@@ -262,11 +282,15 @@ def test_the_day_that_failed_runs_on_a_phone_and_ends_as_its_sheet(live_server, 
     assert swapped.pk in (first_table.a_id, first_table.b_id), "the swapped pair sits at the chosen table"
     assert [t.table for t in _tables(pk, 1, "A")] == [1, 2, 3, 4, 5]
 
-    # Round 1 of pool B by hats: each pair one name from each hat, tables continuing from pool A's.
+    # Round 1 of pool B by hats, 11 players in hats of 6 and 5: the odd pool pairs with the spare (one player
+    # sits out against it), every player at one table, tables continuing from pool A's. (Who meets the spare in
+    # a hat draw is PAIRING.md §3's decision of 2026-12-02, tested with the pairing.)
     _pair_and_publish(page, run_url, "B", 1, method="hats")
-    for table in _tables(pk, 1, "B"):
-        assert {table.a.hat, table.b.hat} == {1, 2}
-    assert [t.table for t in _tables(pk, 1, "B")] == [6, 7, 8, 9, 10]
+    pool_b = _tables(pk, 1, "B")
+    assert [t.table for t in pool_b] == [6, 7, 8, 9, 10, 11]
+    assert sum(1 for t in pool_b if t.b_id is None) == 1
+    seated = [t.a_id for t in pool_b] + [t.b_id for t in pool_b if t.b_id]
+    assert sorted(seated) == sorted(LiveEntrant.objects.filter(live_id=pk, pool="B").values_list("pk", flat=True))
 
     # A late arrival in pool A, after round 1: no game in round 1, paired from round 2.
     page.goto(players_url)
@@ -280,13 +304,18 @@ def test_the_day_that_failed_runs_on_a_phone_and_ends_as_its_sheet(live_server, 
     _enter_results(page, pk, 1)
     step("07-results-round-1")
 
-    # Round 2: 11 in pool A, so the spare.
+    # Round 2: 11 in pool A and in pool B, so the spare in both; typed in the keyboard grid. Mid-day, the run
+    # page offers to finish in the spreadsheet (a venue losing the network).
     for pool in ("A", "B"):
         _pair_and_publish(page, run_url, pool, 2)
     assert any(t.b_id is None for t in _tables(pk, 2, "A"))
-    _enter_results(page, pk, 2)
+    assert any(t.b_id is None for t in _tables(pk, 2, "B"))
+    page.goto(run_url)
+    expect(page.get_by_role("link", name="Finish in the spreadsheet")).to_be_visible()
+    _enter_results_in_grid(page, pk, 2)
+    step("07b-grid-round-2")
 
-    # A player of pool B withdraws from round 3: 9 left, so the spare in pool B too.
+    # A player of pool B withdraws from round 3: 10 left, so no spare in pool B any more.
     withdrawn = LiveEntrant.objects.get(live_id=pk, last_name="Fontaine")
     page.goto(players_url)
     row = page.locator("#pool-B li", has_text="Gaël Fontaine")
@@ -298,7 +327,7 @@ def test_the_day_that_failed_runs_on_a_phone_and_ends_as_its_sheet(live_server, 
 
     for pool in ("A", "B"):
         _pair_and_publish(page, run_url, pool, 3)
-    assert any(t.b_id is None for t in _tables(pk, 3, "B"))
+    assert not any(t.b_id is None for t in _tables(pk, 3, "B"))
     _enter_results(page, pk, 3)
 
     # Round 4 of pool A, published, then withdrawn with a reason before its results, and paired again.
@@ -356,7 +385,7 @@ def test_the_day_that_failed_runs_on_a_phone_and_ends_as_its_sheet(live_server, 
     page.get_by_role("link", name="See the preview, then publish").click()
     expect(page.get_by_text("This is what publishing changes")).to_be_visible()
     ratings_table = page.locator("table.live-standings tbody tr")
-    expect(ratings_table).to_have_count(21)
+    expect(ratings_table).to_have_count(22)
     expect(page.locator("table.live-standings")).to_contain_text("Zoé Martin")
     # Each warning names players, never a sheet's cell (club-mates met in a club round, say, by the draw).
     for warning in page.locator("ul.warnings li").all_inner_texts():
@@ -383,11 +412,11 @@ def test_the_day_that_failed_runs_on_a_phone_and_ends_as_its_sheet(live_server, 
     assert not published.registrations.filter(player=mistaken).exists()
     assert not Standing.objects.filter(player=mistaken).exists()
     assert not LiveEntrant.objects.filter(live=live, player=mistaken).exists()
-    assert published.registrations.exclude(player_id=SPARE_ID).count() == 21
+    assert published.registrations.exclude(player_id=SPARE_ID).count() == 22
     # What the day showed is what was published.
     live_rows, live_ratings = _results(pk)
     assert [(pool, rank, name, score, opp) for pool, rank, name, score, opp, *_ in live_rows] == live_standings
-    assert len(live_ratings) == 21
+    assert len(live_ratings) == 22
     # The preview announced exactly the ratings the publication gave.
     assert preview_after == {name: rating for name, (rating, _games) in live_ratings.items()}
 

@@ -3,6 +3,9 @@ results with the network gone (one of them tapped twice); they wait on the phone
 the network returns each is applied exactly once. The public live page says when it was last updated, says it is
 offline and which moment it shows while the network is gone, and catches up when it returns.
 
+Two players entering their table's result through their private links without network see, once the network
+returns and the queue is sent, where their table stands (waiting for the opponent, counted), without a reload.
+
 Debian's Chromium; screenshots test-artifacts/screenshots/offline-<step>.png (tests/browser/conftest.py).
 """
 
@@ -18,8 +21,10 @@ from playwright.sync_api import expect
 from players.models import AuditEntry
 from tests.browser.checks import axe_problems, fits
 from tests.live.helpers import federation_players, live_tournament
+from tournaments.live.links import entrant_link_path
 from tournaments.live.results import Result, results_record
 from tournaments.live.rounds import round_pair, round_publish
+from tournaments.live.selectors import entrant_name
 from tournaments.models import LiveAction, LiveTable
 
 SCREENSHOT_PREFIX = "offline"  # see tests/browser/conftest.py
@@ -204,3 +209,60 @@ def test_a_hall_wifi_that_lets_nothing_out_queues_too_and_a_correction_replaces_
     assert (table.result, table.a_losses, table.b_losses) == ("A", 12, 40)
     assert LiveAction.objects.filter(live=live).count() == 1
     assert AuditEntry.objects.filter(action="live_results").count() == 1
+
+
+def test_a_result_sent_from_a_private_link_when_the_network_returns_shows_the_tables_state_at_once(
+        live_server, new_context, referee, shot):
+    """Two players' phones at a table with no network: each entry waits; once the network returns and the queue is
+    sent, each phone shows where the table stands (waiting for the opponent, then counted) without a reload, not
+    the form still filled in."""
+    live = live_tournament(federation_players(4, clubs=4), rounds=3, name="Open des liens sans réseau",
+                           players_enter_results=True)
+    live.tournament.referees.add(referee)
+    round_publish(round_pair(live, seed=1))
+    table = LiveTable.objects.filter(round__live=live, b__isnull=False).select_related("a", "b").order_by("table")[0]
+    phones = {}
+    for side in ("a", "b"):
+        context, page = _phone(new_context)
+        page.goto(live_server.url + entrant_link_path(getattr(table, side)))
+        expect(page.locator("#my-table form")).to_be_visible()
+        phones[side] = (context, page)
+
+    def send_offline(side: str) -> None:
+        context, page = phones[side]
+        context.set_offline(True)
+        form = page.locator("form[data-offline-queue]")
+        form.locator("input[name=result][value='A']").check()
+        form.locator("input[name=a_losses]").fill("20")
+        form.locator("input[name=b_losses]").fill("60")
+        form.locator("button[type=submit]").click()
+        expect(page.locator("#my-table .offline-status")).to_contain_text("Waiting to be sent")
+        expect(page.locator("[data-offline-banner]")).to_contain_text("Waiting to be sent: 1.")
+
+    # A enters offline; back online, the queue goes and the phone says it waits for B, no reload.
+    send_offline("a")
+    context, phone_a = phones["a"]
+    phone_a.evaluate("window.notReloaded = true")
+    context.set_offline(False)
+    expect(phone_a.locator(".claim-state")).to_contain_text(f"Waiting for {entrant_name(table.b)}")
+    expect(phone_a.locator(".claim-state")).to_contain_text("You entered:")
+    expect(phone_a.locator("#my-table legend")).to_have_text("Correct your entry")
+    expect(phone_a.locator("#my-table .offline-status")).to_contain_text("Sent once the network returned")
+    expect(phone_a.locator("[data-offline-banner]")).not_to_contain_text("Waiting to be sent")
+    assert phone_a.evaluate("window.notReloaded") is True
+    shot(phone_a, "7-link-sent-waiting")
+    problems = axe_problems(phone_a)
+    assert not problems, problems
+
+    # B enters the same offline; back online, B's phone shows the table counted, its form gone.
+    send_offline("b")
+    context, phone_b = phones["b"]
+    phone_b.evaluate("window.notReloaded = true")
+    context.set_offline(False)
+    expect(phone_b.locator(".claim-state")).to_contain_text("Counted.")
+    expect(phone_b.locator("#my-table form")).to_have_count(0)
+    assert phone_b.evaluate("window.notReloaded") is True
+    assert fits(phone_b), "the page scrolls sideways"
+    shot(phone_b, "8-link-sent-counted")
+    table.refresh_from_db()
+    assert (table.result, table.a_losses, table.b_losses) == ("A", 20, 60)

@@ -27,12 +27,14 @@ SCREENSHOT_PREFIX = "private-links"  # see tests/browser/conftest.py
 PHONE = {"width": 390, "height": 844}
 
 WORDS = {
-    "en": {"waiting": "Waiting for", "entered": "entered:", "counted": "Counted.", "differ": "entered different "
+    "en": {"waiting": "Waiting for", "entered": "entered:", "counted": "Counted.",
+           "by_referee": "Counted by the referee.", "differ": "entered different "
            "results: the referee will settle it.", "settle": "Two different entries: settle the table.",
            "counts": "Counts as:", "count": "Count this result ({name})", "gone": "This link no longer works",
            "ask": "Ask the referee for your link.", "new_link": "New link", "private": "Private link",
            "renewed": "has a new private link"},
-    "fr": {"waiting": "En attente de", "entered": "a saisi", "counted": "Retenu.", "differ": "avez saisi des "
+    "fr": {"waiting": "En attente de", "entered": "a saisi", "counted": "Retenu.",
+           "by_referee": "Retenu par l’arbitre.", "differ": "avez saisi des "
            "résultats différents", "settle": "Deux saisies différentes", "counts": "Compte pour",
            "count": "Retenir ce résultat ({name})", "gone": "Ce lien ne fonctionne plus",
            "ask": "Demandez votre lien à l’arbitre.", "new_link": "Nouveau lien", "private": "Lien personnel",
@@ -124,7 +126,7 @@ def test_players_enter_their_results_through_their_links_and_the_referee_settles
     two.refresh_from_db()
     assert (two.result, two.a_losses, two.b_losses) == ("B", 70, 10)
     phone_c.reload()
-    expect(phone_c.locator(".claim-state")).to_contain_text(words["counted"])
+    expect(phone_c.locator(".claim-state")).to_contain_text(words["by_referee"])
 
     # 5. A new link for A (a lost slip), confirmed first: A's old link is refused with the page to ask the referee.
     desk.goto(f"{live_server.url}/referee/live/{live.pk}/players/")

@@ -298,3 +298,58 @@ def test_a_published_tournament_shows_no_clock(client, live):
     LiveTournament.objects.filter(pk=live.pk).update(published_at=T0)
     assert "data-clock-box" not in client.get(reverse("live_page", args=[live.pk])).content.decode()
     assert "data-clock" not in client.get(reverse("live_clock_face", args=[live.pk])).content.decode()
+
+
+def test_a_round_over_shows_no_clock_while_the_next_is_paired_and_the_next_round_brings_its_own(
+        client, signed_in, live, server_time):
+    clocks.clock_start(live, 1)
+    server_time(minutes=80)  # round 1's game time is over: 0:00, as the room last saw it
+    tables = list(LiveTable.objects.filter(round__live=live, round__number=1).order_by("table"))
+    results_record(live, 1, [Result(t.table, "A", 0, 100) if t.b_id is None else Result(t.table, "A", 10, 40)
+                             for t in tables[:-1]])
+    assert clocks.clock_view(live).number == 1  # one table still playing: round 1's clock stays
+    last = tables[-1]
+    results_record(live, 1, [Result(last.table, "A", 0, 100) if last.b_id is None else
+                             Result(last.table, "A", 10, 40)])
+
+    # Every table in: round 1 is over, and no page shows its clock while round 2 is paired.
+    assert clocks.clock_view(live) is None
+    round_2 = round_pair(live, pool="A")
+    assert clocks.clock_view(live) is None
+    for url in (reverse("live_clock_face", args=[live.pk]), reverse("live_screen", args=[live.pk]),
+                reverse("live_page", args=[live.pk])):
+        assert "data-clock-time" not in client.get(url).content.decode(), url
+    results_page = signed_in.get(reverse("referee:live_results", args=[live.pk, 1])).content.decode()
+    assert "data-clock-time" not in results_page and "Start the clock" not in results_page
+    assert clocks.clock_view(live, number=1).state == "over"  # still there for whoever asks for round 1's
+
+    # Round 2 published: its clock shows, ready to start.
+    round_publish(round_2)
+    shown = clocks.clock_view(live)
+    assert (shown.number, shown.state, shown.started) == (2, "ready", False)
+    assert "Round 2: game time" in client.get(reverse("live_clock_face", args=[live.pk])).content.decode()
+
+
+@pytest.mark.parametrize(("lines", "columns"), [(8, 2), (23, 2), (28, 2), (29, 3), (51, 3), (64, 4), (128, 4)])
+def test_the_big_screen_writes_a_small_field_bigger_and_a_large_one_in_more_columns(lines, columns):
+    from tournaments.live.screen import density
+
+    assert density(lines) == columns
+
+
+def test_the_big_screen_counts_each_pool_title_as_a_line_of_its_standings():
+    from tournaments.live.screen import Screen, ScreenStandings
+
+    def standings(*sizes: int, several: bool) -> Screen:
+        blocks = [ScreenStandings("ABCD"[n], 1, [None] * size) for n, size in enumerate(sizes)]
+        return Screen([2], [], blocks, several_pools=several)
+
+    assert standings(13, 13, several=True).standings_density == 2  # 26 lines and 2 titles: side by side
+    assert standings(14, 13, several=True).standings_density == 3  # 27 and 2 titles: one more column
+    assert standings(28, several=False).standings_density == 2  # one pool: no title
+
+
+def test_the_big_screen_part_holds_the_pages_words_and_its_density(client, live):
+    html = client.get(reverse("live_screen", args=[live.pk])).content.decode()
+    assert "screen-density-2" in html and "data-screen-pages" in html
+    assert 'data-page-words="Page {page}/{pages}"' in html

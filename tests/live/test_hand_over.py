@@ -129,3 +129,51 @@ def test_the_french_referee_finishes_in_a_french_workbook_the_reader_takes(signe
     today = live.tournament.end_date
     french, read_english = read_sheet(data, today=today), read_sheet(english, today=today)
     assert (french.players, french.games) == (read_english.players, read_english.games) and french.games
+
+
+def test_the_run_page_leads_to_the_spreadsheet_mid_round_and_the_workbook_so_far_imports_once_filled_in(
+        signed_in, live, referee):
+    """The network lost in the middle of round 2 (two of its four results in): the run page leads to the hand-over
+    at once, and the workbook so far holds every published table, the results in and blanks for the rest; filled in
+    and finished in Excel, it imports as any sheet."""
+    import io
+
+    from openpyxl import load_workbook
+
+    from tournaments.live.results import Result, results_record
+    from tournaments.live.rounds import round_publish
+    from tournaments.models import Game, LiveTable
+    from tournaments.sheets.services import sheet_import_bytes
+
+    hand_over = reverse("referee:live_hand_over", args=[live.pk])
+    assert f'href="{hand_over}"' in signed_in.get(reverse("referee:live_run", args=[live.pk])).content.decode()
+    rng = random.Random(3)
+    play_round(live, 1, rng)
+    round_publish(round_pair(live, pool="A"))
+    results_record(live, 2, [Result(1, "A", 10, 40), Result(2, "D", 20, 20)])
+
+    run = signed_in.get(reverse("referee:live_run", args=[live.pk])).content.decode()
+    assert f'href="{hand_over}"' in run and "Finish in the spreadsheet" in run
+    page = signed_in.get(hand_over).content.decode()
+    assert signed_in.post(hand_over, {"action_key": _action_key(page), "confirm": "on"}).status_code == 302
+
+    data = signed_in.get(reverse("referee:live_workbook", args=[live.pk])).content
+    book = load_workbook(io.BytesIO(data))
+    games = book["Games"]
+    header = [cell.value for cell in games[1]]
+    column = {name: header.index(name) for name in ("Round", "Table", "Result", "A losses %", "B losses %")}
+    rows = [row for row in games.iter_rows(min_row=2) if row[column["Round"]].value is not None]
+    by_game = {(row[column["Round"]].value, row[column["Table"]].value): row for row in rows}
+    assert sorted(by_game) == [(r, t) for r in (1, 2) for t in (1, 2, 3, 4)]
+    assert [by_game[(2, t)][column["Result"]].value for t in (1, 2, 3, 4)] == ["A", "D", None, None]
+
+    # The referee finishes round 2 in Excel (and would pair round 3 there): the sheet imports as any.
+    for table in (3, 4):
+        row = by_game[(2, table)]
+        row[column["Result"]].value, row[column["A losses %"]].value, row[column["B losses %"]].value = "B", 50, 5
+    out = io.BytesIO()
+    book.save(out)
+    outcome = sheet_import_bytes(data=out.getvalue(), file_name="finished.xlsx", user=referee, refuse_if_live=True)
+    assert outcome.ok, outcome.report.as_dict()["errors"]
+    assert Game.objects.filter(tournament=live.tournament).count() == 8
+    assert LiveTable.objects.filter(round__live=live).count() == 8  # the day's own tables stay as they were

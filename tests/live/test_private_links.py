@@ -118,7 +118,7 @@ def test_different_results_are_flagged_and_the_referee_settles_them(client, live
     assert response.status_code == 302
     assert _state(table) == ("B", 60, 10, None, None)
     assert AuditEntry.objects.filter(action="live_results", user=referee).exists()
-    assert "Counted." in client.get(entrant_link_path(table.a)).content.decode()
+    assert "Counted by the referee." in client.get(entrant_link_path(table.a)).content.decode()
 
 
 def test_the_referee_sees_a_single_entry(client, live, table, referee):
@@ -129,6 +129,70 @@ def test_the_referee_sees_a_single_entry(client, live, table, referee):
     assert f"{table.a.first_name} {table.a.last_name} entered:" in card and "A lost 20%, B lost 25%" in card
     assert "It counts once the other player enters the same." in card
     assert "Two different entries" not in card
+
+
+def _single_entry_form(html: str, table: int) -> dict[str, str]:
+    card = html.split(f'id="table-{table}"')[1].split("</section>")[0]
+    single = re.search(r'<div class="single-entry">(.*?)</form>', card, re.S)
+    assert single is not None and "Count this result" in single.group(1)
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', single.group(1)))
+
+
+def test_the_referee_counts_a_single_entry_in_one_tap_and_the_other_player_sees_it_counted_by_the_referee(
+        client, live, table, referee):
+    _enter(client, table.a, result="D", a_losses="20", b_losses="25")
+    client.force_login(referee)
+    results = reverse("referee:live_results", args=[live.pk, 1])
+    fields = _single_entry_form(client.get(results).content.decode(), table.table)
+    url = reverse("referee:live_result", args=[live.pk, 1, table.table])
+    response = client.post(url, fields)
+    assert response.status_code == 302
+    assert _state(table) == ("D", 20, 25, None, None)
+    assert LiveTable.objects.get(pk=table.pk).entered_by == referee
+    # The same tap again (a double tap, the page sent again): done once, nothing more changes.
+    again = client.post(url, fields)
+    assert again.status_code == 302 and AuditEntry.objects.filter(action="live_results").count() == 1
+    client.logout()
+    other = client.get(entrant_link_path(table.b)).content.decode()
+    assert "Counted by the referee." in other and 'name="result"' not in other
+
+
+def test_a_single_entry_changed_since_the_page_was_shown_is_not_counted_over_it(client, live, table, referee):
+    _enter(client, table.a, result="D", a_losses="20", b_losses="25")
+    client.force_login(referee)
+    fields = _single_entry_form(client.get(reverse("referee:live_results", args=[live.pk, 1])).content.decode(),
+                                table.table)
+    client.logout()
+    _enter(client, table.b, result="D", a_losses="20", b_losses="25")  # the other player confirms meanwhile
+    client.force_login(referee)
+    response = client.post(reverse("referee:live_result", args=[live.pk, 1, table.table]), fields)
+    assert response.status_code == 302  # the same result: nothing to refuse, nothing changes
+    assert _state(table)[:3] == ("D", 20, 25)
+    assert LiveTable.objects.get(pk=table.pk).entered_by is None  # counted by the players, as it was
+
+
+def test_a_player_is_asked_to_confirm_a_win_whose_winner_lost_more_as_the_referee_is(client, live, table):
+    asked = _enter(client, table.a, result="A", a_losses="60", b_losses="20")
+    text = asked.content.decode()
+    assert asked.status_code == 400 and "wins with more losses (60%)" in text
+    assert "Yes: the winner lost more than the loser. Record it." in text and 'name="confirm" required' in text
+    assert _state(table)[3] is None  # nothing entered
+    path = entrant_link_path(table.a)
+    confirmed = client.post(path, {**_fields(text), "result": "A", "a_losses": "60", "b_losses": "20",
+                                   "confirm": "on"})
+    assert confirmed.status_code == 302
+    assert _state(table)[3] == {"result": "A", "a_losses": 60, "b_losses": 20, "free": False}
+
+
+def test_an_account_is_asked_to_confirm_a_win_whose_winner_lost_more_too(client, live, table, django_user_model):
+    user = django_user_model.objects.create_user("a-player", password="x-pass-123")
+    Player.objects.filter(pk=table.a.player_id).update(user=user)
+    client.force_login(user)
+    url = reverse("live_claim", args=[live.pk, table.pk])
+    asked = client.post(url, {"result": "B", "a_losses": "10", "b_losses": "30"})
+    assert asked.status_code == 400 and "Yes: the winner lost more than the loser. Record it." in asked.content.decode()
+    assert client.post(url, {"result": "B", "a_losses": "10", "b_losses": "30", "confirm": "on"}).status_code == 302
+    assert _state(table)[3]["result"] == "B"
 
 
 def test_an_account_linked_to_the_player_still_enters_through_the_same_service(client, live, table,

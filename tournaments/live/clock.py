@@ -8,6 +8,8 @@ Terms
 current round
     The clock shown is the one of the latest round published in any pool; a round's clock is started only once
     that round is published. One clock per round number (models.LiveClock): the hall plays a round together.
+    Once every table of that round has its result the round is over and no page shows its clock any more (it
+    would read as the time of the round being paired next); the next round's appears when it is published.
 server's time
     `clock_now()`: every read and change of a clock asks it, so that a test can set the server's time (the browser
     test moves it with the page's own clock).
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from adlg_site import words
@@ -46,10 +49,12 @@ def planned(live: LiveTournament) -> tuple[timedelta, str]:
     return timedelta(minutes=minutes), source
 
 
-def current_round(live: LiveTournament) -> int | None:
-    """The latest round published in any pool: the round the hall plays."""
-    return (LiveRound.objects.filter(live=live, published_at__isnull=False)
-            .order_by("-number").values_list("number", flat=True).first())
+def playing_round(live: LiveTournament) -> int | None:
+    """The current round while the hall plays it: None before round 1 is published and once every table of the
+    current round, in every pool, has its result (one query)."""
+    latest = (LiveRound.objects.filter(live=live, published_at__isnull=False).values("number")
+              .annotate(open=Count("tables", filter=Q(tables__result=""))).order_by("-number").first())
+    return latest["number"] if latest and latest["open"] else None
 
 
 @dataclass(frozen=True)
@@ -134,9 +139,10 @@ def clock_text(seconds: int) -> str:
 
 
 def clock_view(live: LiveTournament, *, number: int | None = None) -> ClockView | None:
-    """The clock of round `number` (default: the current round) at the server's time; None before round 1 is
-    published. A round whose clock was never touched shows the charter's game time, ready to start."""
-    number = number if number is not None else current_round(live)
+    """The clock of round `number` (default: the current round while it is played, playing_round) at the server's
+    time; None before round 1 is published and between a round over and the next one published. A round whose
+    clock was never touched shows the charter's game time, ready to start."""
+    number = number if number is not None else playing_round(live)
     if number is None:
         return None
     row = LiveClock.objects.filter(live=live, number=number).first()

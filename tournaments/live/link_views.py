@@ -34,7 +34,7 @@ from tournaments.live import selectors
 from tournaments.live.forms import LinkResultForm
 from tournaments.live.hall_parts import day_places, entrant_place, entrant_table
 from tournaments.live.links import entrant_by_link, entrant_link_path, finished_entrant_by_link
-from tournaments.live.page_tools import lang, one_effect, words
+from tournaments.live.page_tools import asks_to_confirm, lang, one_effect, words
 from tournaments.live.refusals import LiveRefused
 from tournaments.live.results import result_report
 from tournaments.models import LiveEntrant, LiveTable, LiveTournament, Standing, Tournament
@@ -138,7 +138,8 @@ def _link_report(request, tournament: Tournament, live: LiveTournament, entrant:
     try:
         saved = result_report(live, table, entrant=entrant, result=form.result_for(table.table))
     except LiveRefused as exc:
-        return _link_page(request, live, entrant, form=form, errors=words(exc), status=400)
+        return _link_page(request, live, entrant, form=form, errors=words(exc), confirm=asks_to_confirm(exc),
+                          status=400)
     if saved.result:
         messages.success(request, _("Both players agree: the result counts."))
     else:
@@ -146,15 +147,17 @@ def _link_report(request, tournament: Tournament, live: LiveTournament, entrant:
     return redirect(entrant_link_path(entrant))
 
 
-def _link_page(request, live: LiveTournament, entrant: LiveEntrant, *, form=None, errors=(), status=200):
+def _link_page(request, live: LiveTournament, entrant: LiveEntrant, *, form=None, errors=(), confirm=False,
+               status=200):
     """The entrant's table, read alone; their place and the clock from the parts shared by the hall (hall_parts):
-    a handful of queries, whatever the size of the day."""
+    a handful of queries, whatever the size of the day. `confirm`: the form asks the player to confirm what they
+    typed (a win whose winner lost more)."""
     places = day_places(live)
     mine = entrant_table(live, entrant, places)
     standing = entrant_place(entrant, places)
     context = {"live": live, "tournament": live.tournament, "entrant": entrant,
                "name": selectors.entrant_name(entrant), "standing": standing, "errors": errors,
-               "link": entrant_link_path(entrant), **_claim_offer(request, entrant)}
+               "link": entrant_link_path(entrant), "confirm": confirm, **_claim_offer(request, entrant)}
     if mine is not None:
         round_, table = mine
         side = "a" if table.a.pk == entrant.pk else "b"

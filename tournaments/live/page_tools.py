@@ -41,6 +41,12 @@ def words(exc: LiveRefused, view: selectors.LiveView | None = None) -> list[str]
     return exc.messages(lang(), view.name if view is not None else None)
 
 
+def asks_to_confirm(exc: LiveRefused) -> bool:
+    """Whether a refusal is the question a win whose winner lost more asks (results.lost_more_question): the page
+    then shows the same box to tick, to the referee and to a player alike (live/_lost_more_confirm.html)."""
+    return any(code == "winner_lost_more" for code, _params in exc.notices)
+
+
 def current_number(view: selectors.LiveView) -> int | None:
     """The last published round (any pool): the results page the referee's tabs lead to."""
     numbers = [r.number for pool in view.pools for r in pool.published_rounds]

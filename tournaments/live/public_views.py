@@ -35,7 +35,7 @@ from tournaments.live import selectors
 from tournaments.live.forms import ResultForm
 from tournaments.live.hall_parts import shared, started
 from tournaments.live.hall_row import live_row
-from tournaments.live.page_tools import lang, words
+from tournaments.live.page_tools import asks_to_confirm, lang, words
 from tournaments.live.refusals import LiveRefused
 from tournaments.live.results import result_report
 from tournaments.models import LiveEntrant, LiveTable, LiveTournament
@@ -95,7 +95,7 @@ def _current_tables(live: LiveTournament) -> list[FoundTable]:
     return shared(live, "live-tables", build, language=lang())
 
 
-def _public_page(request, live, *, errors=(), claim_form=None, status=200):
+def _public_page(request, live, *, errors=(), claim_form=None, confirm=False, status=200):
     query = request.GET.get("q", "").strip()[:80]
     mine = None
     found = []
@@ -121,7 +121,7 @@ def _public_page(request, live, *, errors=(), claim_form=None, status=200):
         "live": live, "tournament": live.tournament, "fragment": _fragment(request, live), "query": query,
         "history": _history(live),
         "found": found, "mine": mine, "claim": claim, "errors": errors, "etag": _etag(live), "own": own,
-        "theirs": theirs, "opponent": opponent,
+        "theirs": theirs, "opponent": opponent, "confirm": confirm,
     }, status=status)
     return response
 
@@ -177,7 +177,8 @@ def live_claim(request, tournament_id: int, table_id: int):
     try:
         saved = result_report(live, table, entrant=entrant, result=form.result_for(table.table), user=request.user)
     except LiveRefused as exc:
-        return _public_page(request, live, claim_form=form, errors=words(exc), status=400)
+        return _public_page(request, live, claim_form=form, errors=words(exc), confirm=asks_to_confirm(exc),
+                            status=400)
     if saved.result:
         messages.success(request, _("Both players agree: the result counts."))
     else:

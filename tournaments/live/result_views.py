@@ -17,7 +17,16 @@ from rules.clock import MAX_EXTENSION_MINUTES, MAX_MINUTES, ClockRefused
 from tournaments.live import clock as clocks
 from tournaments.live import printouts, selectors
 from tournaments.live.forms import ResultForm
-from tournaments.live.page_tools import current_number, lang, number_text, one_effect, referee_only, running_live, words
+from tournaments.live.page_tools import (
+    asks_to_confirm,
+    current_number,
+    lang,
+    number_text,
+    one_effect,
+    referee_only,
+    running_live,
+    words,
+)
 from tournaments.live.refusals import LiveRefused
 from tournaments.live.results import free_players, results_record
 from tournaments.models import LiveTable, LiveTournament, Tournament
@@ -93,9 +102,9 @@ def live_result(request, tournament: Tournament, live: LiveTournament, number: i
         results_record(live, number, [form.result_for(table)], user=request.user,
                        reason=form.cleaned_data["reason"])
     except LiveRefused as exc:
-        asks = {code for code, _ in exc.notices} & {"winner_lost_more"}
         return _results_page(request, tournament, live, number, forms={table: form},
-                             errors={table: words(exc, view)}, confirm={table} if asks else (), status=400)
+                             errors={table: words(exc, view)}, confirm={table} if asks_to_confirm(exc) else (),
+                             status=400)
     saved = LiveTable.objects.filter(round__live=live, round__number=number, table=table).select_related(
         "round__live__tournament__system", "a", "b").first()
     shown = selectors.table_view(saved, tournament.system.get_ruleset())

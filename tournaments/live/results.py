@@ -12,7 +12,7 @@ from django.utils import timezone
 from players.audit import audit_record
 from rules.pairing import free_game_players, free_game_problems
 from rules.rulesets import SPARE_ID, SPARE_NAME
-from rules.scoring import scores
+from rules.scoring import scores, winner_lost_more
 from rules.sheet.checks import game_faults
 from tournaments.live.pools import bump, key_of, locked, pool_standings, pool_state
 from tournaments.live.refusals import LiveRefused
@@ -33,9 +33,6 @@ class Result:
     free: bool = False
     revision: int | None = None
     confirmed: bool = False
-
-
-WINS = {"A": "a", "B": "b"}  # the codes of a win whose losses say who lost more (AdlG)
 
 
 def results_record(live: LiveTournament, number: int, results: Sequence[Result], *, user=None,
@@ -111,14 +108,19 @@ def _second_thoughts(table: LiveTable, result: Result) -> list[tuple[str, dict]]
             return [("result_conflict_players", {"at": at, "result": shown})]
         by = table.entered_by.get_full_name() or table.entered_by.get_username()
         return [("result_conflict", {"by": by, "at": at, "result": shown})]
-    side = WINS.get(result.result)
-    if side and not result.confirmed and result.a_losses is not None and result.b_losses is not None:
-        winner, loser = (result.a_losses, result.b_losses) if side == "a" else (result.b_losses, result.a_losses)
-        if winner > loser:
-            keys = (key_of(table.a), key_of(table.b) if table.b else SPARE_ID)
-            return [("winner_lost_more", {"winner": keys[side == "b"], "loser": keys[side == "a"],
-                                          "winner_losses": winner, "loser_losses": loser})]
-    return []
+    return lost_more_question(table, result)
+
+
+def lost_more_question(table: LiveTable, result: Result) -> list[tuple[str, dict]]:
+    """The question a win whose winner lost more than the loser asks before it is recorded, the same for the
+    referee (results_record) and a player (result_report): [] once confirmed, or for any other result."""
+    found = None if result.confirmed else winner_lost_more(result.result, result.a_losses, result.b_losses)
+    if found is None:
+        return []
+    side, won, lost = found
+    keys = (key_of(table.a), key_of(table.b) if table.b else SPARE_ID)
+    return [("winner_lost_more", {"winner": keys[side == "B"], "loser": keys[side == "A"], "winner_losses": won,
+                                  "loser_losses": lost, "table": table.table})]
 
 
 def _shown(result: str, a_losses: int | None, b_losses: int | None) -> str:
@@ -218,7 +220,7 @@ def result_report(live: LiveTournament, table: LiveTable, *, entrant: LiveEntran
             raise LiveRefused.one("spare_table_referee")
         if table.result:
             raise LiveRefused.one("result_already_in")
-        problems = _result_problems(live, table, result)
+        problems = _result_problems(live, table, result) or lost_more_question(table, result)
         if problems:
             raise LiveRefused(problems)
         claim = {"result": result.result, "a_losses": result.a_losses, "b_losses": result.b_losses,

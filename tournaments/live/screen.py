@@ -1,6 +1,11 @@
 """What the big screen of the hall shows (a projector, read from across the room): every player of the current
 round by name, alphabetically, with their table and opponent, so that 60 players find their table at once; and
 the latest standings of each pool. Read from selectors.live_view: no query of its own.
+
+The screen never scrolls: static/js/screen.js cuts each panel into pages that fit the window (a projector's
+1920x1080 or 1280x720 alike) and shows them in turn. The server only says how dense a panel is (`density`): its
+columns and font size, in units of the window's height (static/css/clock.css), so that a small field is read in
+big letters from the back of the hall and 128 players take two pages, not ten.
 """
 
 from __future__ import annotations
@@ -36,9 +41,20 @@ class Screen:
     several_pools: bool
 
     @property
-    def columns(self) -> int:
-        """Columns of names that fit a 1920x1080 screen at a size read from the back of the hall."""
-        return 2 if len(self.seats) <= 24 else 3 if len(self.seats) <= 54 else 4
+    def seats_density(self) -> int:
+        return density(len(self.seats))
+
+    @property
+    def standings_density(self) -> int:
+        headings = len(self.standings) if self.several_pools else 0  # each pool's title takes a line
+        return density(sum(len(block.lines) for block in self.standings) + headings)
+
+
+def density(lines: int) -> int:
+    """The columns a panel of `lines` lines is laid out in (2, 3 or 4): the fewer the lines, the bigger the letters.
+    Below the clock, a page of two columns in letters of 3.6 % of the window's height holds 28 lines; of three
+    in 2.9 %, 51; of four in 2.4 %, 84 (static/css/clock.css): 23 players on one page, 128 on two."""
+    return 2 if lines <= 28 else 3 if lines <= 51 else 4
 
 
 def screen_of(view: LiveView) -> Screen:

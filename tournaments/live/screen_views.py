@@ -1,9 +1,10 @@
 """The hall's big screen and the round clock every live page shows (public, as the live page).
 
-- /tournaments/<id>/live/screen/: for a projector (1920x1080, no link or button): the clock on top, then the
-  current round's players by name and the standings, which static/js/screen.js shows in turn; its part below the
-  clock is polled from /live/screen/now/ with an ETag of the tournament's version (304 until something changes),
-  so a round published or a result entered appears without a reload.
+- /tournaments/<id>/live/screen/: for a projector (1920x1080 or 1280x720, no link or button, never a scroll): the
+  clock on top, then the current round's players by name and the standings, which static/js/screen.js cuts into
+  pages that fit the window and shows in turn; its part below the clock is polled from /live/screen/now/ with an
+  ETag of the tournament's version (304 until something changes), so a round published or a result entered
+  appears without a reload.
 - /tournaments/<id>/live/clock/: the clock's face at the server's time, which static/js/clock.js asks again now
   and then and whenever the page is shown again (a phone woken up): never cached by the browser, since the time
   left changes; what the clock is (its round, game time, start and pauses) is read once per change of the day

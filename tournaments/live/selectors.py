@@ -72,6 +72,7 @@ class TableView:
     report_b: dict | None = None
     a_seat: Seat | None = None
     b_seat: Seat | None = None  # None: the spare
+    by_referee: bool = False  # the result in was the referee's entry (not the two players agreeing)
 
     @property
     def disputed(self) -> bool:
@@ -401,7 +402,8 @@ def table_view(table: LiveTable, ruleset) -> TableView:
         b_losses=table.b_losses, free=table.free, missed=table.missed, a_score=a_score, b_score=b_score,
         reported=not table.result and (table.claim_a is not None or table.claim_b is not None),
         revision=table.revision, report_a=None if table.result else table.claim_a,
-        report_b=None if table.result else table.claim_b)
+        report_b=None if table.result else table.claim_b,
+        by_referee=bool(table.result) and table.entered_by_id is not None)
 
 
 def table_of_player(view: LiveView, player_id: int) -> tuple[PoolView, RoundView, TableView] | None:

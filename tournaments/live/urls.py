@@ -3,13 +3,15 @@
 The result of one table: POST /referee/live/<tournament>/rounds/<round number>/tables/<table>/ with result,
 a_losses, b_losses, free (on when ticked), reason (needed to change a result once the next round is paired),
 revision (the table's revision the page showed), confirm (a win with more losses than the loser's).
+The keyboard grid of a round (every table at once, a row saved as it is left): GET/POST
+/referee/live/<tournament>/rounds/<round number>/grid/ (tournaments.live.grid_views).
 The round's clock: POST /referee/live/<tournament>/rounds/<round number>/clock/ with do (start, pause, resume,
 extend, set, reset) and minutes (confirm for a reset).
 """
 
 from django.urls import path
 
-from tournaments.live import entrant_views, print_views, publish_views, referee_views, result_views
+from tournaments.live import entrant_views, grid_views, print_views, publish_views, referee_views, result_views
 
 urlpatterns = [
     path("", referee_views.live_home, name="live_home"),
@@ -38,6 +40,7 @@ urlpatterns = [
     path("<int:tournament_id>/rounds/<int:number>/", result_views.live_results, name="live_results"),
     path("<int:tournament_id>/rounds/<int:number>/tables/<int:table>/", result_views.live_result,
          name="live_result"),
+    path("<int:tournament_id>/rounds/<int:number>/grid/", grid_views.live_grid, name="live_grid"),
     path("<int:tournament_id>/rounds/<int:number>/clock/", result_views.live_clock, name="live_clock"),
     path("<int:tournament_id>/self-entry/", referee_views.live_self_entry, name="live_self_entry"),
     path("<int:tournament_id>/publish/", publish_views.live_publish, name="live_publish"),

@@ -1,0 +1,110 @@
+"""The referee types a round of 12 tables in the keyboard grid, with the keyboard only (typing and Tab), on a laptop
+and at 390 px: every table saved as its row is left, no page reload, every result stored; a wrong row refused with
+its words on the row, then corrected; the row states announced (aria-live); axe finds nothing serious.
+
+Debian's Chromium; screenshots test-artifacts/screenshots/results-grid-<step>.png (tests/browser/conftest.py).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.checks import axe_problems, fits
+from tests.live.helpers import federation_players, live_tournament
+from tournaments.live.rounds import round_pair, round_publish
+from tournaments.models import LiveTable
+
+SCREENSHOT_PREFIX = "results-grid"  # see tests/browser/conftest.py
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def _typed(table: int) -> tuple[str, str, str]:
+    """Table n's result as the referee types it: wins both ways and draws, losses that differ per table."""
+    if table % 3 == 0:
+        return "d", str(table), str(table + 5)
+    if table % 3 == 1:
+        return "A", str(table), str(40 + table)
+    return "B", str(45 + table), str(table)
+
+
+def _stored(pk: int) -> dict[int, tuple]:
+    return {t.table: (t.result, t.a_losses, t.b_losses)
+            for t in LiveTable.objects.filter(round__live_id=pk, round__number=1)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_the_referee_types_a_round_of_twelve_tables_with_the_keyboard_only(live_server, new_context, referee, shot,
+                                                                         viewport):
+    live = live_tournament(federation_players(24, clubs=24), rounds=3, name="Open du clavier")
+    live.tournament.referees.add(referee)
+    round_publish(round_pair(live, seed=4))
+    pk = live.pk
+    name = "laptop" if viewport is LAPTOP else "phone"
+    page = new_context(viewport=viewport, locale="en-GB").new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{live_server.url}/accounts/login/?next=/referee/live/{pk}/rounds/1/grid/")
+    page.fill("input[name=login]", "referee")
+    page.fill("input[name=password]", "referee-pass-123")
+    page.click("main button[type=submit]")
+    expect(page.locator("#results-grid[data-grid-ready]")).to_have_count(1)
+    expect(page.locator("tr[data-table]")).to_have_count(12)
+    assert fits(page), "the grid's page scrolls sideways"
+    problems = axe_problems(page)
+    assert not problems, problems
+    page.evaluate("window.notReloaded = true")
+
+    # Table 5 typed wrong (a code that is no code): refused on its row, in words; the others go on.
+    page.locator("#g1-result").focus()
+    started = time.monotonic()
+    for table in range(1, 13):
+        code, a, b = ("Q", "10", "20") if table == 5 else _typed(table)
+        for value in (code, a, b):
+            page.keyboard.type(value)
+            page.keyboard.press("Tab")
+    page.keyboard.press("Tab")  # out of the last row: to the button
+    for table in range(1, 13):
+        expect(page.locator(f"#grid-{table}")).to_have_attribute("data-state", "error" if table == 5 else "saved")
+    typed_in = time.monotonic() - started
+    assert typed_in < 60, f"12 tables took {typed_in:.0f} s"
+    assert page.evaluate("window.notReloaded") is True  # each row saved without a page load
+    state = page.locator("#g5-state")
+    expect(state).to_have_attribute("aria-live", "polite")
+    expect(state).to_contain_text("Refused: Type one of the codes A, B, D, DD, FA, FB")
+    expect(page.locator("#g5-result")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#g1-state")).to_contain_text("Saved:")
+    expect(page.locator("#grid-count")).to_have_text("11 of 12 results are in.")
+    shot(page, f"{name}-refused")
+    problems = axe_problems(page)
+    assert not problems, problems
+
+    stored = _stored(pk)
+    for table in range(1, 13):
+        if table == 5:
+            assert stored[table] == ("", None, None)
+        else:
+            code, a, b = _typed(table)
+            assert stored[table] == (code.upper(), int(a), int(b)), table
+
+    # The wrong row corrected with the keyboard: saved as it is left.
+    page.locator("#g5-result").focus()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("B")
+    for value in ("50", "5"):
+        page.keyboard.press("Tab")
+        page.keyboard.press("Control+A")
+        page.keyboard.type(value)
+    page.keyboard.press("Tab")
+    expect(page.locator("#grid-5")).to_have_attribute("data-state", "saved")
+    expect(page.locator("#g5-state")).to_contain_text("Saved:")
+    expect(page.locator("#g5-result")).not_to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#grid-count")).to_have_text("12 of 12 results are in.")
+    assert _stored(pk)[5] == ("B", 50, 5)
+    assert fits(page)
+    shot(page, f"{name}-saved")
+    problems = axe_problems(page)
+    assert not problems, problems
