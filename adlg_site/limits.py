@@ -2,6 +2,8 @@
 
     @rate_limited("search")                     a function view; its rate is settings.RATE_LIMITS["search"]
     @rate_limited("live_page", rate="120/m")    or one given here ("N/s", "N/m", "N/h", "N/15m"...)
+    @rate_limited("live_page", when=costly)     counting only the requests for which costly(request) is true
+                                                (a page that is cheap from the cache is never refused)
     failures_wait(request, "group")             what counts failures only (a wrong password): 0, or the seconds to
     failure_count(request, "group")             wait; each failure counted where it happens
     throttle_classes = [ClientRateThrottle]     a DRF view (every API view has it by default); `scope` names
@@ -57,10 +59,11 @@ def client_key(group: str, request) -> str:
     return f"address:{parsed}"
 
 
-def limit_wait(request, group: str, *, rate: str | None = None) -> int:
-    """Count this request for its client and group: 0 when it may go on, else the seconds to wait."""
-    usage = get_usage(request, group=group, key=client_key, rate=rate or settings.RATE_LIMITS[group],
-                      increment=True)
+def limit_wait(request, group: str, *, rate: str | None = None, key: str | None = None) -> int:
+    """Count this request for its client and group: 0 when it may go on, else the seconds to wait. `key` counts
+    it for something else than the client (a private link: whoever holds it, from wherever)."""
+    usage = get_usage(request, group=group, key=client_key if key is None else (lambda _group, _request: key),
+                      rate=rate or settings.RATE_LIMITS[group], increment=True)
     if usage is None or not usage["should_limit"]:
         return 0
     return max(1, int(usage["time_left"]))
@@ -85,13 +88,14 @@ def too_many_requests(request, wait: int):
     return response
 
 
-def rate_limited(group: str, *, rate: str | None = None):
-    """A function view's per-client limit (see the module's terms)."""
+def rate_limited(group: str, *, rate: str | None = None, when=None):
+    """A function view's per-client limit (see the module's terms); with `when`, only the requests for which
+    when(request) is true are counted and refused."""
 
     def decorator(view):
         @wraps(view)
         def wrapped(request, *args, **kwargs):
-            wait = limit_wait(request, group, rate=rate)
+            wait = limit_wait(request, group, rate=rate) if when is None or when(request) else 0
             if wait:
                 return too_many_requests(request, wait)
             return view(request, *args, **kwargs)

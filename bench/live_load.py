@@ -17,13 +17,19 @@ and served by WhiteNoise), then runs locust headless (bench/live_locustfile.py),
    locust process: 6 connections searching the live page and a signed-in player claiming their table's result on
    2 connections, all without a pause (with --no-abuse, only the first run).
 
+The load generator must not take the cores the site is measured on: on a machine of two cores or more with
+`taskset` (util-linux), gunicorn and its workers are pinned to the last core and the generators (both locusts
+and the outside phone, this process) to the others (--no-pin: neither pinned). PostgreSQL and Redis run as the
+machine runs them, unpinned. The load average is recorded before and after each run: on a shared machine it says
+how much of the figures is the machine's.
+
 Prints, for each run, requests per second, p50 / p95 / p99 in milliseconds and the errors of the hall's requests
 as locust times them, as one more phone outside locust sees them, and inside the server; and what became of the
 abusive client's requests (how many refused with 429). With --json the last line is one JSON object. Target: the
 phones' p95 under 100 ms with no error, with the abusive client as without it.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/adlg python bench/live_load.py [--phones 300]
-        [--seconds 60] [--link-tables 16] [--no-abuse] [--json]
+        [--seconds 60] [--link-tables 16] [--no-abuse] [--no-pin] [--json]
 
 REDIS_URL, when set, gives gunicorn the Redis cache as in production (the limits' counts live there); without it
 the cache is each worker's local memory.
@@ -37,6 +43,7 @@ import json
 import os
 import random
 import secrets
+import shutil
 import socket
 import subprocess
 import sys
@@ -128,13 +135,25 @@ def build(url: str, *, link_tables: int) -> tuple[int, int, list[dict]]:
     return tournament.pk, claimed.pk, links
 
 
+def cores(pin: bool) -> tuple[str, str] | None:
+    """(the server's cores, the generators' cores) as taskset names them, or None when nothing is pinned."""
+    count = os.cpu_count() or 1
+    if not pin or count < 2 or shutil.which("taskset") is None:
+        return None
+    return str(count - 1), f"0-{count - 2}" if count > 2 else "0"
+
+
+def _pinned(command: list[str], where: str | None) -> list[str]:
+    return ["taskset", "-c", where, *command] if where else command
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def serve(url: str, port: int, access_log: Path) -> subprocess.Popen:
+def serve(url: str, port: int, access_log: Path, *, core: str | None = None) -> subprocess.Popen:
     """gunicorn as the compose file's web service runs it (gunicorn.conf.py, read from the project's folder; only the
     address and the access log given here), with production settings, and an access log of each request's time in
     the server (microseconds)."""
@@ -146,9 +165,9 @@ def serve(url: str, port: int, access_log: Path) -> subprocess.Popen:
                    check=True)
     log = tempfile.TemporaryFile()  # noqa: SIM115 - gunicorn's log, read only if it fails to start
     server = subprocess.Popen(
-        [str(Path(sys.executable).with_name("gunicorn")), "adlg_site.wsgi:application", "--bind",
-         f"127.0.0.1:{port}", "--access-logfile", str(access_log),
-         "--access-logformat", ACCESS_FORMAT],
+        _pinned([str(Path(sys.executable).with_name("gunicorn")), "adlg_site.wsgi:application", "--bind",
+                 f"127.0.0.1:{port}", "--access-logfile", str(access_log),
+                 "--access-logformat", ACCESS_FORMAT], core),
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
     # As through the federation's proxy: without it the production settings redirect to HTTPS.
     health = urllib.request.Request(f"http://127.0.0.1:{port}/healthz", headers={"X-Forwarded-Proto": "https"})
@@ -237,12 +256,13 @@ def server_times(access_log: Path) -> dict:
             "abusive_by_status": dict(sorted(abuse.items()))}
 
 
-def _locust(classes: list[str], users: int, *, port: int, seconds: int, env: dict, prefix: Path):
+def _locust(classes: list[str], users: int, *, port: int, seconds: int, env: dict, prefix: Path,
+            core: str | None = None):
     return subprocess.Popen(
-        [str(Path(sys.executable).with_name("locust")), "-f", str(ROOT / "bench" / "live_locustfile.py"),
-         "--headless", "--users", str(users), "--spawn-rate", str(max(10, users // 10)),
-         "--run-time", f"{seconds}s", "--host", f"http://127.0.0.1:{port}", "--csv", str(prefix),
-         "--only-summary", "--loglevel", "WARNING", "--stop-timeout", "5", *classes],
+        _pinned([str(Path(sys.executable).with_name("locust")), "-f", str(ROOT / "bench" / "live_locustfile.py"),
+                 "--headless", "--users", str(users), "--spawn-rate", str(max(10, users // 10)),
+                 "--run-time", f"{seconds}s", "--host", f"http://127.0.0.1:{port}", "--csv", str(prefix),
+                 "--only-summary", "--loglevel", "WARNING", "--stop-timeout", "5", *classes], core),
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
@@ -252,10 +272,11 @@ def _rows(prefix: Path) -> list[dict]:
 
 
 def load(port: int, tournament: int, *, phones: int, seconds: int, first_table: int, referee_tables: int,
-         links: list[dict], claim_table: int | None = None) -> dict:
+         links: list[dict], claim_table: int | None = None, core: str | None = None) -> dict:
     """One run: the hall (phones, the referee from `first_table` on and the players at the private `links`, each
     table's two) and, with `claim_table`, the abusive client in a locust of its own, so that its loop does not slow
     locust's timing of the phones."""
+    load_before = [round(x, 2) for x in os.getloadavg()]
     probe = Probe(port, tournament)
     probe.start()
     with tempfile.TemporaryDirectory() as folder:
@@ -270,10 +291,10 @@ def load(port: int, tournament: int, *, phones: int, seconds: int, first_table: 
             env["LIVE_LINKS"] = str(links_file)
             classes.append("LinkPlayer")
         runs = {"hall": _locust(classes, phones + 1 + len(links), port=port, seconds=seconds, env=env,
-                                prefix=Path(folder) / "hall")}
+                                prefix=Path(folder) / "hall", core=core)}
         if claim_table:
             runs["abuse"] = _locust(["Searcher", "Claimer"], 8, port=port, seconds=seconds, env=env,
-                                    prefix=Path(folder) / "abuse")
+                                    prefix=Path(folder) / "abuse", core=core)
         for run in runs.values():
             run.communicate()
         rows = {name: _rows(Path(folder) / name) for name in runs}
@@ -290,6 +311,7 @@ def load(port: int, tournament: int, *, phones: int, seconds: int, first_table: 
             for run, table in rows.items() for r in table if r["Name"] != "Aggregated"},
         "probe": {"requests": len(probe.times), "refused": probe.refused, "failed": probe.failed,
                   **_percentiles(probe.times)},
+        "load_average": {"before": load_before, "after": [round(x, 2) for x in os.getloadavg()]},
     }
     return figures
 
@@ -298,6 +320,11 @@ def _report(figures: dict) -> None:
     title = "with the abusive client" if figures["abusive_client"] else "the hall alone"
     print(f"-- {title}: {figures['phones']} phones for {figures['seconds']} s: {figures['requests']} requests of "
           f"the hall, {figures['requests_per_s']} per second, errors {figures['errors']}")
+    pinned = figures.get("pinned")
+    print(f"load average (1, 5, 15 min) {figures['load_average']['before']} before, "
+          f"{figures['load_average']['after']} after; "
+          + (f"server on core {pinned['server']}, generators on {pinned['generators']}" if pinned
+             else "nothing pinned"))
     print(f"as locust times the hall's: p50 {figures['p50_ms']:.0f} ms, p95 {figures['p95_ms']:.0f} ms, "
           f"p99 {figures['p99_ms']:.0f} ms (target: p95 under 100 ms, no error)")
     probe, server = figures["probe"], figures["server"]
@@ -337,8 +364,11 @@ def main() -> None:
     parser.add_argument("--link-tables", type=int, default=16,
                         help="round 3's tables (before the abusive player's, the last) whose players enter their "
                              "result at their private links in the first run; the referee enters the others")
+    parser.add_argument("--no-pin", action="store_true",
+                        help="pin neither the server nor the generators to their cores (taskset)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    pinned = cores(not args.no_pin)
     name, url = bench_url(os.environ.get("DATABASE_URL", ""), suffix="_live")
     _recreate(url, name)
     started = time.perf_counter()
@@ -348,7 +378,10 @@ def main() -> None:
           f"({time.perf_counter() - started:.1f} s)")
     port = _free_port()
     access_log = Path(tempfile.mkdtemp()) / "access.log"
-    server = serve(url, port, access_log)
+    server = serve(url, port, access_log, core=pinned[0] if pinned else None)
+    if pinned:  # this process is a generator too: the outside phone
+        first, _, last = pinned[1].partition("-")
+        os.sched_setaffinity(0, set(range(int(first), int(last or first) + 1)))
     runs = []
     # The referee never enters the link players' tables nor the abusive player's, in either run.
     referee_tables = PLAYERS // 2 - 1 - len({link["table"] for link in links})
@@ -361,8 +394,10 @@ def main() -> None:
             access_log.write_text("")  # the warm-up's and the previous run's requests are not this run's
             # The players at their links enter their results in the first run (each table's entry once).
             figures = load(port, tournament, phones=args.phones, seconds=args.seconds, first_table=first_table,
-                           referee_tables=referee_tables, links=[] if claims else links, claim_table=claims)
+                           referee_tables=referee_tables, links=[] if claims else links, claim_table=claims,
+                           core=pinned[1] if pinned else None)
             figures["server"] = server_times(access_log)
+            figures["pinned"] = {"server": pinned[0], "generators": pinned[1]} if pinned else None
             if not claims and links:
                 figures["links_counted"] = links_counted(tournament, links)
             runs.append(figures)

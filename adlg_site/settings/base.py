@@ -107,9 +107,13 @@ RATE_LIMITS = {
     # The public player search (the one page whose query a visitor writes freely): a person types a few a minute,
     # and a tournament hall behind one address shares the count.
     "search": "120/m",
-    # The page at a player's private link, per address: a hall's phones share one address, each opening its link a
-    # few times a round; a script trying tokens meets the limit long before it could find one (2^256 of them).
+    # Private links that lead nowhere (a token revoked, mistyped or made up), per address: failures only, so a
+    # hall's phones opening their links behind one address are never refused; a script trying tokens meets the
+    # limit long before it could find one (2^256 of them).
     "live_link": "240/m",
+    # What is sent at one private link (a result entered, an account linked), per link, from wherever: a player
+    # enters their table once a round and corrects it once or twice.
+    "live_link_post": "20/m",
     # A claim token's page and the claim code's form, per account (both need one) or address: a person opens a
     # link or types a code a few times; a script trying codes meets the limit long before one (2^80 of them).
     "claim_token": "10/m",
@@ -121,14 +125,14 @@ RATE_LIMITS = {
     # phones behind one too), so the limits are per address as generous as a full hall needs, and each group has
     # its own count: one client that exhausts the searches leaves the polls of everyone else behind its address
     # alone. Every limit is far above what a person does and far below what a script at full speed sends.
-    # The polled fragment: a phone asks every 10 s (static/js/live.js), mostly answered 304 from the cache for a
-    # few milliseconds. 50 a second is 500 phones behind one address: a 128-player hall with its spectators and
-    # second devices, twice over; one client at that rate costs a few percent of a core.
-    "live_poll": "3000/m",
-    # The live page itself, its search (?q=, matched against the current tables worked out once per version) and
-    # the public draw checks (a pairing re-run): the page polls its fragment, so a phone loads it once, and looks
-    # for its table at a round's publication; 128 players each loading and searching within the same minute are
-    # 256. Five a second from one client is about a tenth of a core, not the whole server.
+    # The polled fragment, the big screen, the clock's face and a visitor's live page are not limited: they are
+    # read from the cache (the live run's row and the parts rendered once per change of the day), a 304 without
+    # a query, and a hall of 300 phones behind one address must never be refused them.
+    # What costs on the live page: a search (?q=, matched against the current tables worked out once per
+    # version), a signed-in account's page (its own table read from the whole day, counted per account) and the
+    # public draw checks (a pairing re-run). A player searches for their table at a round's publication; 128
+    # players each searching within the same minute are 128. Five a second from one client is about a tenth of a
+    # core, not the whole server.
     "live_page": "300/m",
     # A player's own result (signed in, so counted per account, not per address): one a round, a correction or
     # two. More than one every three seconds is a script.

@@ -5,6 +5,7 @@ submit, bad values, and what never leaks the link (cache, Referer, logs)."""
 from __future__ import annotations
 
 import logging
+import random
 import re
 import uuid
 from datetime import timedelta
@@ -278,14 +279,53 @@ def test_the_link_of_a_cancelled_run_is_refused(client, referee):
     assert client.get(path).status_code == 404
 
 
-def test_too_many_requests_from_one_address_answer_429(client, live, table, settings):
+def test_a_hall_opening_its_links_from_one_address_is_never_refused(client, live, table, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "live_link": "3/m", "live_link_post": "3/m"}
+    settings.RATELIMIT_CACHE_PREFIX = f"rl-{uuid.uuid4().hex}:"
+    paths = [entrant_link_path(entrant) for entrant in live.entrants.all()]
+    statuses = [client.get(path).status_code for path in paths * 3]
+    assert statuses == [200] * len(statuses)
+
+
+def test_links_that_lead_nowhere_are_limited_per_address(client, live, table, settings):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "live_link": "3/m"}
     settings.RATELIMIT_CACHE_PREFIX = f"rl-{uuid.uuid4().hex}:"
-    path = entrant_link_path(table.a)
-    assert [client.get(path).status_code for _ in range(3)] == [200, 200, 200]
-    response = client.post(path, {"result": "A", "a_losses": "0", "b_losses": "50"})
+    made_up = f"/tournaments/{live.pk}/live/me/{'x' * 43}/"
+    assert [client.get(made_up).status_code for _ in range(3)] == [404, 404, 404]
+    response = client.post(entrant_link_path(table.a), {"result": "A", "a_losses": "0", "b_losses": "50"})
     assert response.status_code == 429 and int(response["Retry-After"]) > 0
     assert _state(table)[3] is None
+    assert client.get(entrant_link_path(table.a), REMOTE_ADDR="203.0.113.5").status_code == 200
+
+
+def test_what_one_link_sends_is_limited_per_link(client, live, table, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "live_link_post": "3/m"}
+    settings.RATELIMIT_CACHE_PREFIX = f"rl-{uuid.uuid4().hex}:"
+    path = entrant_link_path(table.a)
+    for losses in ("10", "20", "30"):  # each a change, from addresses of its own
+        assert _enter(client, table.a, result="A", a_losses=losses, b_losses="50").status_code == 302
+    refused = client.post(path, {**_fields(client.get(path).content.decode()), "result": "A", "a_losses": "40",
+                                 "b_losses": "50"}, REMOTE_ADDR="203.0.113.7")
+    assert refused.status_code == 429
+    assert _state(table)[3]["a_losses"] == 30
+    assert _enter(client, table.b, result="A", a_losses="30", b_losses="50").status_code == 302  # the opponent's
+
+
+def test_a_private_links_page_reads_its_own_table_only(client, referee, django_assert_max_num_queries):
+    """The page reads the entrant and their table; the place and the clock are the hall's shared parts: a
+    handful of queries whatever the size of the day (it read every entrant, round and table, 8 queries)."""
+    live = live_tournament(federation_players(32, first_id=4101), rounds=4, players_enter_results=True)
+    rng = random.Random(3)
+    for number in (1, 2):
+        play_round(live, number, rng)
+    round_publish(round_pair(live))
+    entrant = live.entrants.order_by("pk").first()
+    path = entrant_link_path(entrant)
+    first = client.get(path).content.decode()  # the shared parts of this version, worked out once
+    with django_assert_max_num_queries(2):
+        again = client.get(path).content.decode()
+    assert again.split("csrfmiddlewaretoken")[0] == first.split("csrfmiddlewaretoken")[0]
+    assert "Your table:" in again and "After round 2:" in again
 
 
 def test_a_double_submit_applies_once(client, live, table):

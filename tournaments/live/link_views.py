@@ -26,12 +26,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from adlg_site.limits import rate_limited
+from adlg_site.limits import failure_count, failures_wait, limit_wait, too_many_requests
 from adlg_site.words import refusal_sentence
 from players.claims import ClaimError, claim_by_private_link
 from players.models import Player
 from tournaments.live import selectors
 from tournaments.live.forms import LinkResultForm
+from tournaments.live.hall_parts import day_places, entrant_place, entrant_table
 from tournaments.live.links import (
     entrant_by_link,
     entrant_link_path,
@@ -39,7 +40,6 @@ from tournaments.live.links import (
     published_entrant_by_link,
 )
 from tournaments.live.page_tools import asks_to_confirm, lang, one_effect, words
-from tournaments.live.pools import key_of
 from tournaments.live.refusals import LiveRefused
 from tournaments.live.results import result_report
 from tournaments.models import LiveEntrant, LiveTable, LiveTournament, Standing, Tournament
@@ -51,18 +51,29 @@ def _private(response):
     return response
 
 
-@rate_limited("live_link")
 @never_cache
 @require_http_methods(["GET", "POST"])
 def live_link(request, tournament_id: int, token: str):
+    """A hall's players open their links from the venue's one address, many times a round: what is limited is
+    what a script does, per address the links that lead nowhere ("live_link", failures only: a client trying
+    tokens), and per link what it sends ("live_link_post": entries and claims), never the pages of links that
+    work."""
+    wait = failures_wait(request, "live_link")
+    if wait:
+        return too_many_requests(request, wait)
     entrant = entrant_by_link(tournament_id, token)
+    finished = None if entrant is not None else finished_entrant_by_link(tournament_id, token)
+    if entrant is None and finished is None:
+        published = published_entrant_by_link(tournament_id, token)
+        if published is not None:  # past the days an account may link: the standings, for good
+            return _private(redirect(_standings_of(published), permanent=True))
+        failure_count(request, "live_link")
+        return _private(render(request, "live/link_gone.html", status=404))
+    if request.method == "POST":
+        wait = limit_wait(request, "live_link_post", key=f"link:{(entrant or finished).pk}")
+        if wait:
+            return too_many_requests(request, wait)
     if entrant is None:
-        finished = finished_entrant_by_link(tournament_id, token)
-        if finished is None:
-            published = published_entrant_by_link(tournament_id, token)
-            if published is not None:  # past the days an account may link: the standings, for good
-                return _private(redirect(_standings_of(published), permanent=True))
-            return _private(render(request, "live/link_gone.html", status=404))
         if request.method == "POST" and "claim" in request.POST:
             return _private(_link_claim(request, finished, path=f"/tournaments/{tournament_id}/live/me/{token}/"))
         return _private(_finished_page(request, finished))
@@ -155,28 +166,25 @@ def _link_report(request, tournament: Tournament, live: LiveTournament, entrant:
 
 def _link_page(request, live: LiveTournament, entrant: LiveEntrant, *, form=None, errors=(), confirm=False,
                status=200):
-    """`confirm`: the form asks the player to confirm what they typed (a win whose winner lost more)."""
-    view = selectors.live_view(live, language=lang())
-    mine = selectors.table_of_entrant(view, entrant.pk)
-    pool = next((p for p in view.pools if p.pool == entrant.pool), None)
-    standing = None
-    if pool is not None and pool.last_standings:
-        after, lines = pool.last_standings
-        line = next((row for row in lines if row.key == key_of(entrant)), None)
-        standing = {"after": after, "line": line, "of": len(lines)}
+    """The entrant's table, read alone; their place and the clock from the parts shared by the hall (hall_parts):
+    a handful of queries, whatever the size of the day. `confirm`: the form asks the player to confirm what they
+    typed (a win whose winner lost more)."""
+    places = day_places(live)
+    mine = entrant_table(live, entrant, places)
+    standing = entrant_place(entrant, places)
     context = {"live": live, "tournament": live.tournament, "entrant": entrant,
                "name": selectors.entrant_name(entrant), "standing": standing, "errors": errors,
                "link": entrant_link_path(entrant), "confirm": confirm, **_claim_offer(request, entrant)}
     if mine is not None:
-        _pool, round_, table = mine
+        round_, table = mine
         side = "a" if table.a.pk == entrant.pk else "b"
         own, theirs = (table.report_a, table.report_b) if side == "a" else (table.report_b, table.report_a)
         context.update(round=round_, table=table, side=side,
                        opponent=table.b_name if side == "a" else table.a_name, own=own, theirs=theirs)
-        if not table.result and view.running:
+        if not table.result and live.published_at is None:
             context.update(chances_percent=table.a_percent if side == "a" else table.b_percent,
                            chances_outlook=table.a_outlook if side == "a" else table.b_outlook)
-        if live.players_enter_results and not table.result and table.b is not None and view.running:
+        if live.players_enter_results and not table.result and table.b is not None and live.published_at is None:
             codes = live.tournament.system.get_ruleset().result_codes
             # After sending, the form shows what the player entered, not an empty form.
             context["form"] = form or LinkResultForm(initial={**(own or {}), "table": table.pk}, codes=codes,

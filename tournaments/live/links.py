@@ -82,8 +82,8 @@ def link_reissue(live: LiveTournament, entrant: LiveEntrant, *, user=None) -> Li
 def _entrant(tournament_id: int, token: str):
     if not 0 < tournament_id < 2**31 or not token or len(token) > 64:
         return None
-    return tokens.find(LiveEntrant.objects.select_related("live__tournament__system").filter(live_id=tournament_id),
-                       token, field="link_digest")
+    rows = LiveEntrant.objects.select_related("live__tournament__system", "player").filter(live_id=tournament_id)
+    return tokens.find(rows, token, field="link_digest")
 
 
 def entrant_by_link(tournament_id: int, token: str) -> LiveEntrant | None:

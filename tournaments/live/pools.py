@@ -25,6 +25,7 @@ from rules.pairing import Entrant, Pool, initial_standing
 from rules.rulesets import SPARE_ID
 from rules.sheet.values import new_player_tag
 from rules.standings import StandingRow, standings
+from tournaments.live.hall_row import row_changed
 from tournaments.live.refusals import LiveRefused
 from tournaments.models import LiveDiscardedDraw, LiveEntrant, LiveRound, LiveTable, LiveTournament
 
@@ -42,8 +43,10 @@ def sheet_id(entrant: LiveEntrant) -> int | str:
 
 
 def bump(live: LiveTournament) -> None:
-    """A new version: the live page's polls (ETag) see that something changed."""
+    """A new version: the live page's polls (ETag) see that something changed, and the hall's cached row is read
+    again (hall_row)."""
     LiveTournament.objects.filter(pk=live.pk).update(version=F("version") + 1)
+    row_changed(live.pk)
 
 
 def locked(live: LiveTournament | int, *, handed_over: bool = False) -> LiveTournament:

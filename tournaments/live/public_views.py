@@ -3,12 +3,16 @@ earlier round; a search box to find one's table; a signed-in player's own table 
 their entry of its result.
 
 The page polls its fragment (/live/now/), which carries an ETag made of LiveTournament.version, so the phones
-that poll it every few seconds mostly get 304 Not Modified.
+that poll it every few seconds mostly get 304 Not Modified, read from the cache without touching the database
+(hall_row). The fragment and the rounds below it are rendered once per change of the day and language for every
+phone (hall_parts); what is a person's own (the header of a signed-in account, their table, their form) is
+rendered for each request around them, never kept.
 
-Each is limited per client (adlg_site.limits, settings.RATE_LIMITS): the fragment ("live_poll") and the page with
-its search ("live_page") per address, as generously as a hall behind one Wi-Fi needs, each with its own count so
-that a client searching at full speed does not stop the polls; claims ("live_claim") per account. A refused poll
-answers 429 with Retry-After, and the page's script waits that long before asking again.
+What costs nothing is not limited: a hall of phones behind one address must never be refused its page or its
+polls. What costs is limited per client (adlg_site.limits, settings.RATE_LIMITS): the page with a search or read
+by a signed-in account ("live_page": per address, and per account when signed in) and claims ("live_claim", per
+account). A refused request answers 429 with Retry-After, and the page's script waits that long before asking
+again.
 """
 
 from __future__ import annotations
@@ -16,7 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -30,18 +33,16 @@ from players import permissions
 from rules.names import name_key
 from tournaments.live import selectors
 from tournaments.live.forms import ResultForm
+from tournaments.live.hall_parts import shared, started
+from tournaments.live.hall_row import live_row
 from tournaments.live.page_tools import asks_to_confirm, lang, words
 from tournaments.live.refusals import LiveRefused
 from tournaments.live.results import result_report
 from tournaments.models import LiveEntrant, LiveTable, LiveTournament
 
-# How long a rendered fragment is kept: its key holds the version, so a change is never served stale; this only
-# bounds the memory the finished tournaments' fragments take.
-FRAGMENT_SECONDS = 600
-
 
 def _public_live(tournament_id: int) -> LiveTournament:
-    live = selectors.live_find(tournament_id)
+    live = live_row(tournament_id)
     if live is None:
         raise Http404(_("This tournament is not run live on the site."))
     return live
@@ -49,12 +50,7 @@ def _public_live(tournament_id: int) -> LiveTournament:
 
 def _etag(live: LiveTournament, version: int | None = None) -> str:
     # The start time tells apart two tournaments that reused an ID (a test database, a deleted tournament).
-    return f'"live-{live.pk}-{_started(live)}-{live.version if version is None else version}-{lang()}"'
-
-
-def _started(live: LiveTournament) -> int:
-    """The start to the microsecond: two live runs that reused an ID within one second stay apart."""
-    return int(live.started_at.timestamp() * 1_000_000)
+    return f'"live-{live.pk}-{started(live)}-{live.version if version is None else version}-{lang()}"'
 
 
 def _fragment(request, live: LiveTournament) -> str:
@@ -68,13 +64,11 @@ def _history(live: LiveTournament) -> str:
 
 
 def _shared_render(live: LiveTournament, template: str) -> str:
-    key = f"{template}:{live.pk}:{_started(live)}:{live.version}:{lang()}"
-    html = cache.get(key)
-    if html is None:
+    def build():
         view = selectors.live_view(live, language=lang())
-        html = render_to_string(template, {"view": view, "live": live, "tournament": live.tournament})
-        cache.set(key, html, FRAGMENT_SECONDS)
-    return html
+        return render_to_string(template, {"view": view, "live": live, "tournament": live.tournament})
+
+    return shared(live, template, build, language=lang())
 
 
 @dataclass(frozen=True)
@@ -92,14 +86,13 @@ def _current_tables(live: LiveTournament) -> list[FoundTable]:
     """The current round's tables, worked out once per version and language for every search of the hall: building
     the tournament's view for each search cost a hundred times what matching the names does, and let one client
     searching at full speed take the server from the phones."""
-    key = f"live-tables:{live.pk}:{_started(live)}:{live.version}:{lang()}"
-    tables = cache.get(key)
-    if tables is None:
+
+    def build():
         view = selectors.live_view(live, language=lang())
-        tables = [FoundTable(pool.current.number, t.table, t.a_name, t.b_name, t.names)
-                  for pool in view.pools if pool.current for t in pool.current.tables]
-        cache.set(key, tables, FRAGMENT_SECONDS)
-    return tables
+        return [FoundTable(pool.current.number, t.table, t.a_name, t.b_name, t.names)
+                for pool in view.pools if pool.current for t in pool.current.tables]
+
+    return shared(live, "live-tables", build, language=lang())
 
 
 def _public_page(request, live, *, errors=(), claim_form=None, confirm=False, status=200):
@@ -133,18 +126,24 @@ def _public_page(request, live, *, errors=(), claim_form=None, confirm=False, st
     return response
 
 
+def _costly(request) -> bool:
+    """A search (matched against the current tables) or a signed-in account's page (its own table read from the
+    whole day): what the page's limit counts. A visitor's page is the cached parts around a header."""
+    return bool(request.GET.get("q", "").strip()) or request.user.is_authenticated
+
+
 @require_GET
-@rate_limited("live_page")
+@rate_limited("live_page", when=_costly)
 @gzip_page  # Django's gzip adds its own BREACH defence, and the page's CSRF token is masked per response
 def live_page(request, tournament_id: int):
     return _public_page(request, _public_live(tournament_id))
 
 
 @require_GET
-@rate_limited("live_poll")
 @gzip_page  # a few kilobytes instead of tens on a phone's connection; the fragment holds no secret (BREACH)
 def live_now(request, tournament_id: int):
-    """The fragment the live page polls: 304 while LiveTournament.version has not changed."""
+    """The fragment the live page polls: 304 while LiveTournament.version has not changed, without a query (the
+    row from the cache, no session or account read)."""
     live = _public_live(tournament_id)
     etag = _etag(live)
     sent = [tag.strip().removeprefix("W/") for tag in request.headers.get("If-None-Match", "").split(",")]

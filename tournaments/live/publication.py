@@ -23,6 +23,7 @@ from django.utils import timezone
 from rules.rulesets import SPARE_ID, SPARE_NAME
 from rules.sheet.report import Issue, Report
 from tournaments.before.entries import sheet_columns
+from tournaments.live.hall_row import row_changed
 from tournaments.live.pools import locked, pool_names, pool_state, sheet_id
 from tournaments.live.refusals import LiveRefused
 from tournaments.models import LiveEntrant, LiveTournament
@@ -43,6 +44,7 @@ def live_publish(live: LiveTournament, *, user=None) -> SheetOutcome:
             live.published_at = timezone.now()
             live.version += 1
             live.save(update_fields=["published_sheet", "published_at", "version"])
+            row_changed(live.pk)
             tags = {sheet_id(e): e.pk for e in live.entrants.filter(player__isnull=True)}
             for tag, player in outcome.new_players.items():
                 LiveEntrant.objects.filter(live=live, pk=tags[tag]).update(player_id=player)

@@ -6,12 +6,16 @@
   ETag of the tournament's version (304 until something changes), so a round published or a result entered
   appears without a reload.
 - /tournaments/<id>/live/clock/: the clock's face at the server's time, which static/js/clock.js asks again now
-  and then and whenever the page is shown again (a phone woken up): never cached, since the time left changes.
+  and then and whenever the page is shown again (a phone woken up): never cached by the browser, since the time
+  left changes; what the clock is (its round, game time, start and pauses) is read once per change of the day
+  (hall_parts.clock_shared), the time left worked out for each request.
+
+The live run's row comes from the cache (hall_row) and the screen's part is rendered once per change and language
+(hall_parts): a poll answered 304 reads no database.
 """
 
 from __future__ import annotations
 
-from django.core.cache import cache
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -21,37 +25,34 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
 from tournaments.live import selectors
-from tournaments.live.clock import clock_view
+from tournaments.live.hall_parts import clock_shared, shared, started
+from tournaments.live.hall_row import live_row
 from tournaments.live.page_tools import lang
 from tournaments.live.screen import screen_of
 from tournaments.models import LiveTournament
 
-# The rendered part is keyed by version: never stale; this only bounds the memory finished days take.
-FRAGMENT_SECONDS = 600
-
 
 def _public_live(tournament_id: int) -> LiveTournament:
-    live = selectors.live_find(tournament_id)
+    live = live_row(tournament_id)
     if live is None:
         raise Http404(_("This tournament is not run live on the site."))
     return live
 
 
 def _tag(live: LiveTournament) -> str:
-    started = int(live.started_at.timestamp() * 1_000_000)  # two runs that reused an ID stay apart
-    return f'"screen-{live.pk}-{started}-{live.version}-{lang()}"'
+    # The start time tells apart two runs that reused an ID.
+    return f'"screen-{live.pk}-{started(live)}-{live.version}-{lang()}"'
 
 
 def _screen_part(live: LiveTournament) -> str:
     """The players and standings, rendered once per version and language for every screen in the hall."""
-    key = f"live/_screen.html:{_tag(live)}"
-    html = cache.get(key)
-    if html is None:
+
+    def build():
         view = selectors.live_view(live, language=lang())
-        html = render_to_string("live/_screen.html", {"screen": screen_of(view), "live": live,
+        return render_to_string("live/_screen.html", {"screen": screen_of(view), "live": live,
                                                        "tournament": live.tournament})
-        cache.set(key, html, FRAGMENT_SECONDS)
-    return html
+
+    return shared(live, "live/_screen.html", build, language=lang())
 
 
 @require_GET
@@ -59,7 +60,7 @@ def _screen_part(live: LiveTournament) -> str:
 def live_screen(request, tournament_id: int):
     live = _public_live(tournament_id)
     return render(request, "live/screen.html", {"live": live, "tournament": live.tournament,
-                                                "clock": clock_view(live), "part": _screen_part(live),
+                                                "clock": clock_shared(live), "part": _screen_part(live),
                                                 "etag": _tag(live)})
 
 
@@ -81,7 +82,7 @@ def live_screen_now(request, tournament_id: int):
 def live_clock_face(request, tournament_id: int):
     """The current round's clock at the server's time (templates/live/_clock_face.html)."""
     live = _public_live(tournament_id)
-    response = render(request, "live/_clock_face.html", {"clock": clock_view(live), "live": live})
+    response = render(request, "live/_clock_face.html", {"clock": clock_shared(live), "live": live})
     response["Cache-Control"] = "no-store"
     patch_vary_headers(response, ["Accept-Language", "Cookie"])
     return response

@@ -9,7 +9,7 @@ import uuid
 from django import template
 from django.utils.html import format_html
 
-from tournaments.live.clock import clock_view
+from tournaments.live.hall_parts import clock_shared
 from tournaments.live.links import entrant_link_path
 from tournaments.live.page_tools import ACTION_FIELD, SEEN_FIELD
 
@@ -32,5 +32,5 @@ def private_link(context, entrant) -> str:
 @register.inclusion_tag("live/_clock.html")
 def live_clock(live):
     """The current round's clock (templates/live/_clock.html) for a page that has the live run but not its clock."""
-    return {"clock": clock_view(live) if live.published_at is None and live.handed_over_at is None else None,
+    return {"clock": clock_shared(live) if live.published_at is None and live.handed_over_at is None else None,
             "live": live}

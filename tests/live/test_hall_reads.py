@@ -1,0 +1,170 @@
+"""What the hall reads on a tournament day costs almost nothing: the live run's row and the parts rendered once per
+change of the day come from the cache (tournaments.live.hall_row, hall_parts), a poll with the current ETag
+answers 304 without a query, and every change of the day is seen at the next read with exactly what a page
+rendered from nothing shows, in the reader's language, with nobody's own header kept for another."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.live.helpers import federation_players, live_tournament, play_round
+from tournaments.live import clock as clocks
+from tournaments.live.clock import clock_start
+from tournaments.live.entrants import NewEntrant, entrant_add
+from tournaments.live.hall_row import live_row
+from tournaments.live.results import Result, results_record
+from tournaments.live.rounds import round_pair, round_publish
+from tournaments.models import LiveTable, Tournament
+
+pytestmark = pytest.mark.django_db
+
+HALL_READS = ("live_page", "live_now", "live_screen", "live_screen_now", "live_clock_face")
+NO_CACHE = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+
+
+@pytest.fixture(autouse=True)
+def server_time(monkeypatch):
+    """The server's time stands still (tournaments.live.clock.clock_now): the clock's time left is the same in a
+    page read from the cache and one rendered from nothing."""
+    now = timezone.now()
+    monkeypatch.setattr(clocks, "clock_now", lambda: now)
+
+
+@pytest.fixture
+def live():
+    live = live_tournament(federation_players(16), rounds=4, players_enter_results=True)
+    play_round(live, 1, random.Random(5))
+    round_publish(round_pair(live))
+    return live
+
+
+def _urls(live) -> dict[str, str]:
+    return {name: reverse(name, args=[live.pk]) for name in HALL_READS}
+
+
+def _shown(response) -> str:
+    """The page without what differs at each response whatever the cache (masked CSRF tokens, action keys, the
+    wall clock's time the offline banner says the page was shown at)."""
+    html = response.content.decode()
+    html = re.sub(r'data-updated="\d+"', "", html)
+    html = re.sub(r"\b\d\d:\d\d</p>", "</p>", html)
+    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
+    return re.sub(r'name="action_key" value="[0-9a-f]{32}"', "", html)
+
+
+def _from_nothing(client, settings, url: str, **extra) -> str:
+    """The page as it is rendered with no cache at all."""
+    cached = settings.CACHES
+    settings.CACHES = NO_CACHE
+    try:
+        return _shown(client.get(url, **extra))
+    finally:
+        settings.CACHES = cached
+
+
+def test_a_poll_with_the_current_etag_answers_304_without_touching_the_database(client, live,
+                                                                                django_assert_num_queries):
+    for name in ("live_now", "live_screen_now"):
+        url = reverse(name, args=[live.pk])
+        etag = client.get(url)["ETag"]
+        with django_assert_num_queries(0):
+            response = client.get(url, HTTP_IF_NONE_MATCH=etag)
+        assert response.status_code == 304 and response["ETag"] == etag
+
+
+def test_the_hall_reads_cost_no_query_once_rendered_and_show_what_a_page_rendered_from_nothing_shows(
+        client, live, settings, django_assert_num_queries):
+    clock_start(live, 2)
+    for name, url in _urls(live).items():
+        first = _shown(client.get(url))
+        with django_assert_num_queries(0):
+            again = client.get(url)
+        assert again.status_code == 200, name
+        assert _shown(again) == first == _from_nothing(client, settings, url), name
+
+
+def _change_result(live):
+    table = LiveTable.objects.filter(round__live=live, round__number=2, result="").order_by("table").first()
+    results_record(live, 2, [Result(table.table, "A", 10, 60)])
+
+
+def _change_pairing(live):
+    tables = LiveTable.objects.filter(round__live=live, round__number=2).order_by("table")
+    results_record(live, 2, [Result(t.table, "A", 0, 100) if t.b_id is None else Result(t.table, "B", 70, 20)
+                             for t in tables])
+    round_pair(live)
+
+
+def _change_clock(live):
+    clock_start(live, 2)
+
+
+def _change_entrant(live):
+    entrant_add(live, NewEntrant(last_name="Latecomer", first_name="Zoé"))
+
+
+@pytest.mark.parametrize("change", [_change_result, _change_pairing, _change_clock, _change_entrant],
+                         ids=["result entered", "round paired", "clock started", "entrant added"])
+def test_every_change_of_the_day_is_read_at_the_next_poll_as_a_page_rendered_from_nothing(client, live, settings,
+                                                                                          change):
+    urls = _urls(live)
+    before = {name: client.get(url) for name, url in urls.items()}  # all cached
+    version = live_row(live.pk).version
+    change(live)
+    assert live_row(live.pk).version > version
+    for name in ("live_now", "live_screen_now"):
+        response = client.get(urls[name], HTTP_IF_NONE_MATCH=before[name]["ETag"])
+        assert response.status_code == 200 and response["ETag"] != before[name]["ETag"], name
+    for name, url in urls.items():
+        assert _shown(client.get(url)) == _from_nothing(client, settings, url), name
+    face = client.get(urls["live_clock_face"]).content.decode()
+    if change is _change_clock:
+        assert "Not started yet" in _shown(before["live_clock_face"]) and "Not started yet" not in face
+    if change is _change_result:
+        assert _shown(client.get(urls["live_now"])) != _shown(before["live_now"])
+
+
+def test_french_and_english_readers_each_get_their_language_from_the_cache(client, live):
+    url = reverse("live_now", args=[live.pk])
+    english = client.get(url)
+    french = client.get(url, HTTP_ACCEPT_LANGUAGE="fr")
+    assert english["ETag"] != french["ETag"]
+    assert "Round 2" in english.content.decode() and "Ronde 2" in french.content.decode()
+    assert "Ronde 2" in client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Round 2" in client.get(url).content.decode()
+
+
+def test_a_signed_in_accounts_header_is_never_shown_to_another_reader(client, live, django_user_model):
+    url = reverse("live_page", args=[live.pk])
+    client.force_login(django_user_model.objects.create_user("rosalind-hall", password="x-pass-123"))
+    assert "Signed in as" in client.get(url).content.decode()
+    client.logout()
+    visitor = client.get(url).content.decode()
+    assert "Signed in as" not in visitor and "Sign in" in visitor
+
+
+def test_a_tournament_changed_elsewhere_is_read_again(client, live):
+    url = reverse("live_page", args=[live.pk])
+    client.get(url)
+    tournament = Tournament.objects.get(pk=live.pk)
+    tournament.name = "Open renamed"
+    tournament.save()
+    assert "Open renamed" in client.get(url).content.decode()
+
+
+def test_what_is_read_inside_a_transaction_is_not_kept(client, live):
+    """A page rendered inside a change that then rolls back must not leave what rolled back for the hall."""
+    url = reverse("live_now", args=[live.pk])
+    shown = client.get(url)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        _change_result(live)
+        assert client.get(url)["ETag"] != shown["ETag"]  # the changing request sees its change
+        raise RuntimeError("the change fails")
+    again = client.get(url, HTTP_IF_NONE_MATCH=shown["ETag"])
+    assert again.status_code == 304
