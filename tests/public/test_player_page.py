@@ -174,8 +174,9 @@ def test_player_page_takes_the_same_queries_whatever_the_history(visitor, db, dj
     f.adjustment(players[0], year=2024, before=1100, after=1050)
     f.championship_totals(2024)
     # player, systems, ratings, events, standings, opening balances, championship results, totals, the results'
-    # pools' sizes (for the formula's terms), the latest official lists (the player's rows in them: none here)
-    with django_assert_num_queries(11):  # with the rating counts of the one system played
+    # pools' sizes (for the formula's terms), the latest official lists (the player's rows in them: none here), the
+    # armies the players of its games named (ratings.armies)
+    with django_assert_num_queries(12):  # with the rating counts of the one system played
         response = visitor.get(url(players[0]), {"opponent": players[1].id})
     assert response.status_code == 200
     assert len(re.findall(r"<tr>", text(response))) > rounds

@@ -142,8 +142,9 @@ def test_tournament_pages_take_the_same_queries_whatever_the_size(visitor, db, d
     played = f.rated_tournament(players)
     for i in range(size):
         f.tournament(f"Other {i}", start=date(2023, 1, 1) + timedelta(days=i))
-    # tournament, standings, registrations, games, rating changes, championship points, the official list in force
-    with django_assert_num_queries(7):
+    # tournament, standings, registrations, games, rating changes, championship points, the official list in force;
+    # its report's standings, events, opening balances, armies typed and championship points (tournament_report)
+    with django_assert_num_queries(12):
         assert visitor.get(f"/tournaments/{played.tournament.id}/").status_code == 200
     # systems, years, countries, count, page
     with django_assert_num_queries(5):
