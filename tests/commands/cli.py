@@ -2,13 +2,30 @@
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+from django.core.management import CommandError, call_command
+
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args) -> tuple[int, str, str]:
+    """A command called in this process as the command line would end: (exit status, stdout, stderr). Django's
+    call_command raises CommandError where the command line prints it and exits 1."""
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        call_command(*args, stdout=out, stderr=err)
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    except CommandError as exc:
+        code, err = 1, io.StringIO(str(exc))
+    return code, out.getvalue(), err.getvalue()
 
 
 def command_env(db: Path) -> dict[str, str]:

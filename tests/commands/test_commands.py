@@ -6,30 +6,15 @@ import json
 from datetime import date
 
 import pytest
-from django.core.management import call_command
 
 from players.models import OpeningBalance, Player
 from ratings.models import PlayerRating, RatingEvent
+from tests.commands.cli import run
 from tests.ratings.helpers import ROSTER, roster, sheet
 from tests.sheets.builders import SheetBuilder
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-
-def run(*args) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        call_command(*args, stdout=out, stderr=err)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    except Exception as exc:  # CommandError: call_command raises it, the CLI turns it into exit 1
-        from django.core.management import CommandError
-
-        if not isinstance(exc, CommandError):
-            raise
-        code, err = 1, io.StringIO(str(exc))
-    return code, out.getvalue(), err.getvalue()
 
 
 def write(tmp_path, name: str, data: bytes | str) -> str:

@@ -3,28 +3,19 @@ extension, or any file with --format json; the same exit codes and report as for
 
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
 from django.core.management import call_command
 
 from rules.exchange import exchange_document
+from tests.commands.cli import run
 from tests.ratings.helpers import roster
 from tests.sheets.builders import SheetBuilder
 from tournaments.models import Game, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-
-def run(*args) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        call_command(*args, stdout=out, stderr=err)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    return code, out.getvalue(), err.getvalue()
 
 
 def document_bytes(builder: SheetBuilder | None = None) -> bytes:

@@ -9,27 +9,16 @@ import json
 from pathlib import Path
 
 import pytest
-from django.core.management import CommandError, call_command
 
 from ratings.models import PlayerRating
 from rules.rulesets import SPARE_ID
+from tests.commands.cli import run
 from tests.live.helpers import federation_players
 from tournaments.models import Game, LiveEntrant, LiveRound, LiveTable, LiveTournament, Tournament
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS = json.loads((ROOT / "tests" / "data" / "vectors.json").read_text())
 
-
-def run(*args) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        call_command(*args, stdout=out, stderr=err)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    except CommandError as exc:
-        code, err = 1, io.StringIO(str(exc))
-    return code, out.getvalue(), err.getvalue()
 
 
 def last_json(out: str):

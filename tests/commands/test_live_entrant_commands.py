@@ -9,7 +9,8 @@ from datetime import date, timedelta
 
 import pytest
 
-from tests.commands.test_live_commands import last_json, pair, results_csv, run, start
+from tests.commands.cli import run
+from tests.commands.test_live_commands import last_json, pair, results_csv, start
 from tests.live.helpers import federation_players
 from tournaments.models import LiveEntrant, LiveRound, LiveTable, LiveTournament, Tournament
 

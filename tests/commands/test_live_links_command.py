@@ -10,7 +10,8 @@ import json
 import pytest
 
 from adlg_site import tokens
-from tests.commands.test_live_commands import run, start
+from tests.commands.cli import run
+from tests.commands.test_live_commands import start
 from tests.live.helpers import federation_players
 from tournaments.live.entrants import NewEntrant, entrant_add
 from tournaments.live.links import entrant_by_link, entrant_link_token, link_reissue

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from rules.rulesets import SPARE_ID
-from tests.commands.test_live_commands import pair, results_csv, run, start
+from tests.commands.cli import run
+from tests.commands.test_live_commands import pair, results_csv, start
 from tests.live.helpers import federation_players
 from tournaments.live.rounds import round_pair, round_swap
 from tournaments.models import LiveDiscardedDraw, LiveRound, LiveTable, LiveTournament

@@ -6,7 +6,7 @@ from datetime import date
 import pytest
 
 from ratings.models import OfficialList, OpenDataRelease
-from tests.commands.test_commands import run
+from tests.commands.cli import run
 from tests.ratings.helpers import imported, roster, sheet
 
 pytestmark = pytest.mark.django_db(transaction=True)
