@@ -65,6 +65,9 @@ EXCLUDED = {
     ("players.Sanction", "created_by"): _BOARD_ACT,
     ("players.PlayerClaim", "decided_by"): _BOARD_ACT,
     ("players.BoardMessage", "handled_by"): _BOARD_ACT,
+    ("ratings.OfficialList", "issued_by"): _BOARD_ACT,
+    ("ratings.OfficialListRow", "player"): "a frozen copy of the public rating list on a date, downloadable whole "
+                                           "from the official lists' pages; the player's own ratings are exported",
     ("players.ClaimToken", "created_by"): _BOARD_ACT,
     ("players.ClaimToken", "player"): "a claim code's or private link's proof, stored only as a digest; the link it "
                                       "made is in claims and in the player's record",

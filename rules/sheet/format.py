@@ -131,7 +131,7 @@ SHEET_ALIASES = {"Tournament": ("Tournoi",), "Players": ("Joueurs",), "Games": (
 LABEL_ALIASES = {
     "tournament_id": "ID du tournoi", "name": "Nom", "rating_system": "Système Elo", "start": "Date de début",
     "end": "Date de fin", "city": "Ville", "country": "Pays", "organising_club": "Club organisateur",
-    "referee": "Arbitre", "army_points": "Points d'armée", "rounds": "Rondes", "worlds": "Mondial",
+    "referee": "Arbitre", "army_points": "Points d’armée", "rounds": "Rondes", "worlds": "Mondial",
     "official": "Officiel",
 }
 PLAYER_HEADER_ALIASES = {

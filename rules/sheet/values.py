@@ -120,8 +120,9 @@ def shown_value(value: object) -> str:
 
 
 def header_key(value: object) -> str:
-    """A label or header as matched: casefolded, spaces collapsed, a trailing ':' or '%' dropped."""
-    text = (cell_text(value) or "").casefold().rstrip(":% ")
+    """A label or header as matched: casefolded, spaces collapsed, a trailing ':' or '%' dropped, and either
+    apostrophe the same (the French template writes ’, a referee's keyboard types ')."""
+    text = (cell_text(value) or "").casefold().replace("’", "'").rstrip(":% ")
     return " ".join(text.split())
 
 

@@ -11,6 +11,7 @@ from openpyxl import load_workbook
 
 from rules.sheet.format import GAME_COLUMNS, PLAYER_COLUMNS, SHEETS, TOURNAMENT_LABELS
 from rules.sheet.reader import read_sheet
+from rules.sheet.values import header_key
 from tests.sheets.builders import TODAY, SheetBuilder
 from tests.sheets.lo import libreoffice_saved, needs_libreoffice
 from tests.sheets.test_template import SPRING_CLASH, expected_standings
@@ -113,3 +114,8 @@ def test_the_reading_keeps_each_sheets_own_title_for_the_report_to_name_it():
     english = read_sheet(filled(words_in("en")), today=TODAY)
     assert french.sheet_titles == {"Tournament": "Tournoi", "Players": "Joueurs", "Games": "Parties"}
     assert english.sheet_titles == {name: name for name in SHEETS}
+
+
+def test_a_label_is_read_with_either_apostrophe():
+    """The French template writes "Points d’armée"; a referee retyping the label types "Points d'armée"."""
+    assert header_key("Points d'armée") == header_key("Points d’armée :") == "points d'armée"
