@@ -16,6 +16,7 @@ from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from ratings.models import Calibration, RatingEvent, RatingSystem
+from ratings.services import ReplaySummary, replay_pending
 from rules import calibration
 from rules.rulesets import SPARE_ID
 from rules.shares import Interval
@@ -68,3 +69,11 @@ def stored_calibration(row: Calibration) -> calibration.Calibration:
 def calibrations_stored(systems: list[RatingSystem]) -> dict[str, Calibration]:
     """What the worker last stored for each system (one query)."""
     return {row.system_id: row for row in Calibration.objects.filter(system__in=systems)}
+
+
+def replay_and_calibrate(*, system_code: str) -> list[ReplaySummary]:
+    """A replay run in this process (a command), then the calibration of what it rated: what the worker does in
+    two tasks. ReplayBusy when a replay of the system is already running (nothing is calibrated then)."""
+    summaries = replay_pending(system_code=system_code)
+    calibration_refresh(system_code=system_code)
+    return summaries

@@ -1,9 +1,9 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from adlg_site.words import refusal_text
-from ratings.calibration import calibration_refresh
+from ratings.calibration import replay_and_calibrate
 from ratings.closing import YearCloseError, year_close
-from ratings.services import ReplayBusy, replay_pending
+from ratings.services import ReplayBusy
 
 
 class Command(BaseCommand):
@@ -20,8 +20,7 @@ class Command(BaseCommand):
         for code, created in done:
             if created:
                 try:
-                    replay_pending(system_code=code)
-                    calibration_refresh(system_code=code)
+                    replay_and_calibrate(system_code=code)
                 except ReplayBusy:
                     self.stderr.write(f"{code}: a replay is running; it will apply {options['year']}")
             self.stdout.write(f"{code}: {options['year']} " + ("closed" if created else "was already closed"))

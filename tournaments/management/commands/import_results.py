@@ -5,8 +5,8 @@ from django.core.management.base import BaseCommand
 
 from adlg_site.command_output import write_report_issues
 from adlg_site.words import languages, words_in
-from ratings.calibration import calibration_refresh
-from ratings.services import ReplayBusy, replay_pending
+from ratings.calibration import replay_and_calibrate
+from ratings.services import ReplayBusy
 from rules.exchange.upload import KINDS
 from rules.sheet.report import Issue, Report
 from tournaments.sheets.services import SheetOutcome, sheet_import_bytes
@@ -42,8 +42,7 @@ class Command(BaseCommand):
         if systems and not options["run_async"]:
             for code in sorted(systems):
                 try:
-                    replay_pending(system_code=code)
-                    calibration_refresh(system_code=code)
+                    replay_and_calibrate(system_code=code)
                 except ReplayBusy:
                     self.stderr.write(f"a replay of {code} is already running; it will include these sheets")
         if any_failed:

@@ -2,8 +2,8 @@ import json
 from pathlib import Path
 
 from adlg_site.command_output import write_report_issues
-from ratings.calibration import calibration_refresh
-from ratings.services import ReplayBusy, replay_pending
+from ratings.calibration import replay_and_calibrate
+from ratings.services import ReplayBusy
 from tournaments.live.publication import live_publish, live_workbook
 from tournaments.management.live_command import LiveCommand, Refused
 
@@ -31,8 +31,7 @@ class Command(LiveCommand):
                 self.stderr.write(f"{out}: cannot be written ({exc.strerror or exc}).")
         if outcome.ok:
             try:
-                replay_pending(system_code=live.tournament.system_id)
-                calibration_refresh(system_code=live.tournament.system_id)
+                replay_and_calibrate(system_code=live.tournament.system_id)
             except ReplayBusy:
                 self.stderr.write(f"a replay of {live.tournament.system_id} is already running; it will include "
                                   "this tournament")
