@@ -51,7 +51,8 @@ def _rows(live: LiveTournament, number: int, view: selectors.LiveView) -> list[d
         round_ = next((r for r in pool.rounds if r.number == number and r.published), None)
         if round_ is None:
             continue
-        may_free = free_players(live, pool.pool, number) if number == tournament.rounds else frozenset()
+        may_free = (free_players(live, pool.pool, number, before=pool.standing_before(number))
+                    if number == tournament.rounds else frozenset())
         for table in round_.tables:
             if table.missed:
                 continue

@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from adlg_site import tokens
 from players.audit import audit_record
+from tournaments.live.hall_row import live_row
 from tournaments.live.pools import bump, locked
 from tournaments.models import LiveEntrant, LiveTournament
 
@@ -82,8 +83,16 @@ def link_reissue(live: LiveTournament, entrant: LiveEntrant, *, user=None) -> Li
 def _entrant(tournament_id: int, token: str):
     if not 0 < tournament_id < 2**31 or not token or len(token) > 64:
         return None
-    rows = LiveEntrant.objects.select_related("live__tournament__system", "player").filter(live_id=tournament_id)
-    return tokens.find(rows, token, field="link_digest")
+    # The day's row from the hall's cache (written again at every change of the day): a hall's links read only
+    # their entrant's row, not the tournament's, its system and its country with it.
+    live = live_row(tournament_id)
+    if live is None:
+        return None
+    entrant = tokens.find(LiveEntrant.objects.select_related("player").filter(live_id=tournament_id), token,
+                          field="link_digest")
+    if entrant is not None:
+        entrant.live = live
+    return entrant
 
 
 def entrant_by_link(tournament_id: int, token: str) -> LiveEntrant | None:

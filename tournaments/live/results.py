@@ -179,15 +179,20 @@ def _result_problems(live: LiveTournament, table: LiveTable, result: Result,
     return problems
 
 
-def free_players(live: LiveTournament, pool: str, number: int) -> frozenset[int]:
-    """Who may play a free game in round `number` of the pool (PAIRING.md §6): none but in the last round."""
+def free_players(live: LiveTournament, pool: str, number: int, *,
+                 before: list[tuple[int, float]] | None = None) -> frozenset[int]:
+    """Who may play a free game in round `number` of the pool (PAIRING.md §6): none but in the last round.
+    `before`: the pool's standing before the round as (key, score) in order, when the page has it already (the
+    day's view works every complete round's standing out): the pool is not read again."""
     if number != live.tournament.rounds:
         return frozenset()
-    state = pool_state(live, pool)
-    state.rounds = [r for r in state.rounds if r.number < number]
-    state.tables = [t for t in state.tables if t.round_id in {r.pk for r in state.rounds}]
-    rows = pool_standings(state)
-    return free_game_players(standing=[r.player for r in rows], scores={r.player: r.score for r in rows},
+    if before is None:
+        state = pool_state(live, pool)
+        state.rounds = [r for r in state.rounds if r.number < number]
+        earlier = {r.pk for r in state.rounds}
+        state.tables = [t for t in state.tables if t.round_id in earlier]
+        before = [(r.player, r.score) for r in pool_standings(state)]
+    return free_game_players(standing=[key for key, _ in before], scores=dict(before),
                              round=number, rounds=live.tournament.rounds,
                              game_maximum=game_maximum(live.tournament.system.get_ruleset()))
 

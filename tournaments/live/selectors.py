@@ -265,6 +265,12 @@ class PoolView:
         number = max(self.standings)
         return number, self.standings[number]
 
+    def standing_before(self, number: int) -> list[tuple[int, float]] | None:
+        """(key, score) in the order of the standing round `number` follows: after round number - 1 once it and
+        every round before it are complete, else None."""
+        lines = self.standings.get(number - 1)
+        return None if lines is None else [(line.key, line.score) for line in lines]
+
     @property
     def playing(self) -> list[LiveEntrant]:
         """Checked in and not withdrawn: those the next round pairs (late players from their round)."""
@@ -320,9 +326,11 @@ def live_view(live: LiveTournament, *, language: str = "en") -> LiveView:
     rounds = list(LiveRound.objects.filter(live=live).order_by("pool", "number"))
     tables = list(LiveTable.objects.filter(round__live=live).order_by("table"))
     by_pk = {e.pk: e for e in entrants}
+    tables_of: dict[int, list[LiveTable]] = {}
     for table in tables:  # the entrants already read: no query per table
         table.a = by_pk[table.a_id]
         table.b = by_pk[table.b_id] if table.b_id else None
+        tables_of.setdefault(table.round_id, []).append(table)
     names = {key_of(e): entrant_name(e) for e in entrants}
     names[SPARE_ID] = spare_name()
     view = LiveView(live, names=names)
@@ -338,26 +346,25 @@ def live_view(live: LiveTournament, *, language: str = "en") -> LiveView:
         gone = [_discarded_view(d, language, name) for d in discarded if d.pool == pool]
         round_views = []
         for round_ in pool_rounds:
-            own = [t for t in tables if t.round_id == round_.pk]
+            own = tables_of.get(round_.pk, [])
             round_views.append(RoundView(
                 round_, [table_view(t, ruleset) for t in own], _words(round_.warnings, language, name),
                 _words(round_.notes, language, name), [change_view(c, language, name) for c in round_.changes],
                 [d for d in gone if d.number == round_.number]))
         published = [r for r in pool_rounds if r.published_at is not None]
+        by_key = {key_of(e): e for e in pool_entrants}
         standings = {}
         for number in range(1, len(published) + 1):
             done = published[:number]
-            done_tables = [t for t in tables if t.round_id in {r.pk for r in done}]
+            done_tables = [t for r in done for t in tables_of.get(r.pk, [])]
             if not all(t.result for t in done_tables):
                 break
-            state = PoolState(live, pool, {key_of(e): e for e in pool_entrants}, done, done_tables)
-            by_key = state.entrants
+            state = PoolState(live, pool, by_key, done, done_tables)
             standings[number] = [
-                StandingLine(row.rank, row.player, name(row.player), _club(pool_entrants, row.player), row.score,
+                StandingLine(row.rank, row.player, name(row.player), _club(by_key, row.player), row.score,
                              row.opponents_score, row.wins, row.draws, row.losses, row.games, row.decided_by,
                              by_key[row.player].withdrawn_from if row.player in by_key else None, row.rounds)
                 for row in pool_standings(state)]
-        by_key = {key_of(e): e for e in pool_entrants}
         for round_view in round_views:
             _seat(round_view, standings.get(round_view.number - 1), by_key)
         view.pools.append(PoolView(pool, round_views, standings, pool_entrants, (live.systems or {}).get(pool),
@@ -418,11 +425,9 @@ def _seat(round_view: RoundView, lines: list[StandingLine] | None, by_key: dict[
         table.a_seat, table.b_seat = seat(table.a_key), seat(table.b_key)
 
 
-def _club(entrants: list[LiveEntrant], key: int) -> str:
-    for entrant in entrants:
-        if key_of(entrant) == key:
-            return entrant.club
-    return ""
+def _club(by_key: dict[int, LiveEntrant], key: int) -> str:
+    entrant = by_key.get(key)
+    return entrant.club if entrant is not None else ""
 
 
 def table_view(table: LiveTable, ruleset) -> TableView:
