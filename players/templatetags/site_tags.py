@@ -1,5 +1,9 @@
 """Template filters of the public pages: results in the reader's language.
 
+result_words
+    A sheet's result code in words ("A wins"; a code of no ruleset as it is). A filter, not an included template: the
+    referee's results page writes it for every code of every table, 800 times for 64 tables, and the include's
+    chain of conditions was a quarter of that page's time.
 result_letter
     A result from one player's view (W, D, L; DD double demoralisation; FW, FL a forfeit won or lost; Battle
     Empire's W+, W++, L+, L++) as the page's language writes it: G/N/P in French (gagnée, nulle, perdue), FG/FP
@@ -19,7 +23,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from django import template
 from django.utils.formats import number_format
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 register = template.Library()
 
@@ -31,6 +35,26 @@ LETTERS = {
     "FW": pgettext_lazy("result letter", "FW"),
     "FL": pgettext_lazy("result letter", "FL"),
 }
+
+
+RESULT_WORDS = {
+    "A": gettext_lazy("A wins"),
+    "B": gettext_lazy("B wins"),
+    "D": gettext_lazy("draw"),
+    "DD": gettext_lazy("double demoralisation (a draw)"),
+    "FA": gettext_lazy("forfeit won by A (not rated)"),
+    "FB": gettext_lazy("forfeit won by B (not rated)"),
+    "A+": gettext_lazy("A wins, decisive victory"),
+    "A++": gettext_lazy("A wins, overwhelming victory"),
+    "B+": gettext_lazy("B wins, decisive victory"),
+    "B++": gettext_lazy("B wins, overwhelming victory"),
+}
+
+
+@register.filter
+def result_words(code) -> str:
+    words = RESULT_WORDS.get(code)
+    return str(code) if words is None else str(words)
 
 
 @register.filter
