@@ -26,3 +26,13 @@ limit_request_field_size = 8190
 # A private link's or a claim token's secret is written "…" in gunicorn's error and access logs
 # (adlg_site.log_filters), as in Django's.
 logger_class = "adlg_site.log_filters.GunicornLogger"
+
+
+def post_worker_init(worker):
+    """Once the site is loaded in a worker, what it loaded (Django, the site's modules, the URLs, the templates'
+    compiled forms) is left out of the garbage collector's full passes: they ran every few requests of a referee's
+    big page and walked every object of the process, 130 ms each; with the loaded objects set aside, about 50 ms
+    (bench/README.md, the referee's pages at round 6 of a 128-player pool)."""
+    import gc
+
+    gc.freeze()

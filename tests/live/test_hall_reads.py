@@ -17,6 +17,7 @@ from tests.live.helpers import federation_players, live_tournament, play_round
 from tournaments.live import clock as clocks
 from tournaments.live.clock import clock_start
 from tournaments.live.entrants import NewEntrant, entrant_add
+from tournaments.live.hall_parts import forget_kept_here
 from tournaments.live.hall_row import live_row
 from tournaments.live.results import Result, results_record
 from tournaments.live.rounds import round_pair, round_publish
@@ -59,9 +60,10 @@ def _shown(response) -> str:
 
 
 def _from_nothing(client, settings, url: str, **extra) -> str:
-    """The page as it is rendered with no cache at all."""
+    """The page as it is rendered with no cache at all (nor the process's own copies of the parts)."""
     cached = settings.CACHES
     settings.CACHES = NO_CACHE
+    forget_kept_here()
     try:
         return _shown(client.get(url, **extra))
     finally:
@@ -168,3 +170,77 @@ def test_what_is_read_inside_a_transaction_is_not_kept(client, live):
         raise RuntimeError("the change fails")
     again = client.get(url, HTTP_IF_NONE_MATCH=shown["ETag"])
     assert again.status_code == 304
+
+
+def test_threads_that_want_a_part_while_it_is_built_wait_for_it_instead_of_building_it_too():
+    """A change of the day, then 300 phones' polls within moments: one build a process, not one a poll."""
+    import threading
+    import time
+    from types import SimpleNamespace
+
+    from tournaments.live.hall_parts import shared
+
+    day = SimpleNamespace(pk=987654, started_at=timezone.now(), version=3)
+    builds = []
+
+    def build():
+        builds.append(1)
+        time.sleep(0.2)  # long enough for every thread to miss the cache first
+        return "the part"
+
+    got = []
+    threads = [threading.Thread(target=lambda: got.append(shared(day, "herd", build, language="en")))
+               for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert got == ["the part"] * 8
+    assert len(builds) == 1
+
+
+def test_the_parts_of_a_version_are_built_from_one_view_of_the_day_and_the_next_version_from_a_new_one(
+        live, monkeypatch):
+    from tournaments.live import hall_parts, selectors
+
+    built = []
+    real = selectors.live_view
+    monkeypatch.setattr(selectors, "live_view", lambda day, **kw: built.append(day.version) or real(day, **kw))
+    row = live_row(live.pk)
+
+    first = hall_parts.day_view(row, language="fr")
+    again = hall_parts.day_view(row, language="fr")
+    results_record(live, 2, [Result(t.table, "A", 10, 40) for t in
+                             LiveTable.objects.filter(round__live=live, round__number=2)[:1]])
+    changed = live_row(live.pk)
+    after = hall_parts.day_view(changed, language="fr")
+
+    assert again is first
+    assert changed.version > row.version
+    assert after is not first
+    assert built == [row.version, changed.version]
+
+
+def test_a_part_another_process_is_building_is_waited_for_not_built_again():
+    """Another server worker building the part (its mark in the shared cache): this one waits for it."""
+    import threading
+    from types import SimpleNamespace
+
+    from django.core.cache import cache
+
+    from tournaments.live.hall_parts import shared
+
+    day = SimpleNamespace(pk=987655, started_at=timezone.now(), version=4)
+    key = f"hall:herd:{day.pk}:{int(day.started_at.timestamp() * 1_000_000)}:4:en"
+    cache.add(f"{key}:building", 1, 10)
+    other = threading.Timer(0.2, lambda: (cache.set(key, ("built by the other worker",)),
+                                          cache.delete(f"{key}:building")))
+    other.start()
+    built_here = []
+
+    value = shared(day, "herd", lambda: built_here.append(1) or "built here", language="en")
+
+    other.join()
+    assert value == "built by the other worker"
+    assert built_here == []

@@ -12,10 +12,21 @@ part
 place
     An entrant's rank and score in the latest standings of their pool, with the round they are after and the
     number of lines: what the private link's page says of the standings, without reading the pool.
+
+When the day changes, a hall of 300 phones polling every 10 s asks for the new parts within moments of each other.
+Measured under that load (bench/live_load.py), each thread that missed a part worked the whole day out again, and
+each part did too: a 128-player day's version cost a dozen builds of its view on a core already busy, the polls
+waited on them, and more polls missed. So a part is built once, by one thread of one process, while the others that
+want it wait for it (`shared`), and the parts of a version are worked out from one view of the day (`day_view`). A
+part, once built or read, is also kept in the process's memory: its key names its version, so it never goes stale
+there, and the polls read it without a round trip to the shared cache.
 """
 
 from __future__ import annotations
 
+import threading
+import time
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -29,6 +40,8 @@ from tournaments.live.pools import key_of
 from tournaments.models import LiveEntrant, LiveTable, LiveTournament
 
 PART_SECONDS = 600
+BUILD_WAIT = 2.0  # seconds a part built by another process is waited for; a 128-player day's history takes 0.1 s
+BUILD_POLL = 0.02
 
 
 def started(live: LiveTournament) -> int:
@@ -36,16 +49,92 @@ def started(live: LiveTournament) -> int:
     return int(live.started_at.timestamp() * 1_000_000)
 
 
+_building: dict[str, threading.Lock] = {}  # a part being built in this process, by key
+_here: OrderedDict[str, tuple] = OrderedDict()  # the parts this process built or read lately, by key
+_HERE_KEPT = 32  # a version's parts in both languages, and the last versions': a few megabytes at most
+_views: dict[tuple, selectors.LiveView] = {}  # the day's views of the latest versions built in this process
+_VIEWS_KEPT = 4
+_guard = threading.Lock()
+
+
+def _kept_here(key: str) -> tuple | None:
+    with _guard:
+        return _here.get(key)
+
+
+def _keep_here(key: str, kept: tuple) -> None:
+    with _guard:
+        _here[key] = kept
+        while len(_here) > _HERE_KEPT:
+            _here.popitem(last=False)
+
+
+def forget_kept_here() -> None:
+    """This process's own copies of parts and views dropped (a test comparing with a page rendered from nothing)."""
+    with _guard:
+        _here.clear()
+        _views.clear()
+
+
 def shared(live: LiveTournament, name: str, build, *, language: str = ""):
-    """The part `name` of this version of the day (in `language` when it is worded), built by build() once."""
+    """The part `name` of this version of the day (in `language` when it is worded), built by build() once; the
+    process's other threads that want it meanwhile wait for it instead of building it too."""
     key = f"hall:{name}:{live.pk}:{started(live)}:{live.version}:{language}"
-    kept = cache.get(key)
+    kept = _kept_here(key) or cache.get(key)
     if kept is not None:
+        _keep_here(key, kept)
         return kept[0]  # kept in a tuple: a part may be None (no clock before round 1)
-    value = build()
-    if outside_transactions():
-        cache.set(key, (value,), PART_SECONDS)
+    with _guard:
+        lock = _building.setdefault(key, threading.Lock())
+    with lock:
+        kept = _kept_here(key)  # built by another thread while this one waited
+        if kept is None and outside_transactions():
+            kept = _built_elsewhere(key)
+        if kept is not None:
+            return kept[0]
+        try:
+            value = build()
+            if outside_transactions():
+                cache.set(key, (value,), PART_SECONDS)
+                _keep_here(key, (value,))
+        finally:
+            cache.delete(f"{key}:building")
+    with _guard:
+        _building.pop(key, None)
     return value
+
+
+def _built_elsewhere(key: str) -> tuple | None:
+    """The part as another process (another server worker) builds it now, once it has: None when no other process
+    is building it (this one then does, and says so), or when the other takes longer than BUILD_WAIT."""
+    if cache.add(f"{key}:building", 1, BUILD_WAIT * 4):
+        return None
+    waited = 0.0
+    while waited < BUILD_WAIT:
+        time.sleep(BUILD_POLL)
+        waited += BUILD_POLL
+        kept = cache.get(key)
+        if kept is not None:
+            _keep_here(key, kept)
+            return kept
+    return None
+
+
+def day_view(live: LiveTournament, *, language: str = "en") -> selectors.LiveView:
+    """The day's view the hall's parts are built from, worked out once per version and language in this process
+    (read it, never change it). Inside a transaction it is worked out afresh and not kept, as parts are not."""
+    key = (live.pk, started(live), live.version, language)
+    with _guard:
+        view = _views.get(key)
+    if view is not None:
+        return view
+    view = selectors.live_view(live, language=language)
+    if outside_transactions():
+        with _guard:
+            _views[key] = view
+            while len(_views) > _VIEWS_KEPT:
+                _views.pop(next(iter(_views)))
+    return view
 
 
 def clock_shared(live: LiveTournament) -> ClockView | None:
@@ -86,7 +175,7 @@ def day_places(live: LiveTournament) -> DayPlaces:
     """Each pool's current round and latest standings (see the terms)."""
 
     def build():
-        view = selectors.live_view(live)
+        view = day_view(live)
         pools = {}
         for pool in view.pools:
             after, lines = pool.last_standings or (None, [])

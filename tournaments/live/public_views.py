@@ -33,7 +33,7 @@ from players import permissions
 from rules.names import name_key
 from tournaments.live import selectors
 from tournaments.live.forms import ResultForm
-from tournaments.live.hall_parts import shared, started
+from tournaments.live.hall_parts import day_view, shared, started
 from tournaments.live.hall_row import live_row
 from tournaments.live.page_tools import asks_to_confirm, lang, words
 from tournaments.live.refusals import LiveRefused
@@ -65,7 +65,7 @@ def _history(live: LiveTournament) -> str:
 
 def _shared_render(live: LiveTournament, template: str) -> str:
     def build():
-        view = selectors.live_view(live, language=lang())
+        view = day_view(live, language=lang())
         return render_to_string(template, {"view": view, "live": live, "tournament": live.tournament})
 
     return shared(live, template, build, language=lang())
@@ -88,7 +88,7 @@ def _current_tables(live: LiveTournament) -> list[FoundTable]:
     searching at full speed take the server from the phones."""
 
     def build():
-        view = selectors.live_view(live, language=lang())
+        view = day_view(live, language=lang())
         return [FoundTable(pool.current.number, t.table, t.a_name, t.b_name, t.names)
                 for pool in view.pools if pool.current for t in pool.current.tables]
 

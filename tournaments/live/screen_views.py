@@ -24,8 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
-from tournaments.live import selectors
-from tournaments.live.hall_parts import clock_shared, shared, started
+from tournaments.live.hall_parts import clock_shared, day_view, shared, started
 from tournaments.live.hall_row import live_row
 from tournaments.live.page_tools import lang
 from tournaments.live.screen import screen_of
@@ -48,7 +47,7 @@ def _screen_part(live: LiveTournament) -> str:
     """The players and standings, rendered once per version and language for every screen in the hall."""
 
     def build():
-        view = selectors.live_view(live, language=lang())
+        view = day_view(live, language=lang())
         return render_to_string("live/_screen.html", {"screen": screen_of(view), "live": live,
                                                        "tournament": live.tournament})
 
