@@ -4,7 +4,11 @@
   end: read the facts, run the rules, write every derived row), and a second one over the stored rows
   (`rescratch_s`, what `replay_ratings` costs once the site runs);
 - a 64-player, 6-round sheet imported at the head of history until its ratings are readable (`append_s`);
-- a tournament five years back corrected, until everything after it is replayed (`old_correction_s`).
+- a tournament five years back corrected, until everything after it is replayed (`old_correction_s`);
+- what the worker does after a replay, in tasks of its own that nobody waits for: the calibration page's numbers
+  (`calibration_s`) and the open-data downloads built again (`open_data_s`). Here, with no broker, the tasks would
+  run inside the import; they are timed on their own instead, as the worker runs them after the ratings are
+  readable.
 
 It works in its own database (`<DATABASE_URL name>_bench`, created afresh), never in the one DATABASE_URL names,
 and refuses anything but PostgreSQL. The last line of `--json` is one JSON object with every figure.
@@ -174,6 +178,30 @@ def _imported(data: bytes, name: str) -> float:
     return time.perf_counter() - started
 
 
+def _followups_apart() -> None:
+    """The tasks a replay enqueues for the worker (ratings.tasks) not run inside the timed imports: with no broker
+    they would be, and the ratings are readable before them."""
+    from django.conf import settings
+
+    from ratings import tasks
+
+    settings.OPEN_DATA_AFTER_CHANGES = False
+    tasks._enqueue_calibration = lambda system_code: None
+
+
+def _followups_timed() -> tuple[float, float]:
+    """The worker's two tasks after a replay, as it runs them: (calibration, open data) in seconds."""
+    from ratings.calibration import calibration_refresh
+    from ratings.open_data import open_data_rebuild
+
+    started = time.perf_counter()
+    calibration_refresh(system_code="adlg")
+    calibration_s = time.perf_counter() - started
+    started = time.perf_counter()
+    open_data_rebuild()
+    return calibration_s, time.perf_counter() - started
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300_000)
@@ -211,18 +239,21 @@ def main(argv: list[str] | None = None) -> dict:
     del federation
     gc.collect()
     system = RatingSystem.objects.get(code="adlg")
+    _followups_apart()
     first = replay_from_scratch(system=system)
     say(f"full replay: {first.games} rated games in {first.seconds:.2f} s")
     again = replay_from_scratch(system=system)
     append_s = _imported(_head_sheet(players, last_end + timedelta(days=7)), "head.xlsx")
     old = _correctable(last_end - timedelta(days=5 * 365))
     correction_s = _imported(_correction_sheet(old), "correction.xlsx")
+    calibration_s, open_data_s = _followups_timed()
     figures = {
         "games": first.games, "tournaments": tournaments, "players": args.players,
         "listed_players": PlayerRating.objects.filter(system=system).count(), "events": first.events,
         "replay_s": round(first.seconds, 3), "replay_games_per_s": round(first.games_per_second),
         "rescratch_s": round(again.seconds, 3), "append_s": round(append_s, 3),
         "old_correction_s": round(correction_s, 3), "corrected_end": old.end_date.isoformat(),
+        "calibration_s": round(calibration_s, 3), "open_data_s": round(open_data_s, 3),
     }
     if args.json:
         print(json.dumps(figures))

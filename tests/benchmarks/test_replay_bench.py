@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = {
     "games", "tournaments", "players", "listed_players", "events", "replay_s", "replay_games_per_s", "rescratch_s",
-    "append_s", "old_correction_s", "corrected_end",
+    "append_s", "old_correction_s", "corrected_end", "calibration_s", "open_data_s",
 }
 
 
