@@ -1,8 +1,9 @@
 """The players' private links on their own phones (PAIRING.md §6), in English and in French at 390 px: the two players
-of table 1 enter the same result through their links (it counts, and each sees it); those of table 2 enter
-different ones (each sees the other's); the referee, on a third phone, sees both versions side by side and settles
-the table in one tap; then gives a player a new link, and the old one is refused with the page that says to ask
-the referee. Every page passes axe's serious and critical checks and fits the phone's width.
+of table 1 enter the same result through their links (it counts, and each sees it); those of table 2 enter different
+ones (each sees the other's); the referee, on a third phone, sees both versions side by side and settles the table in
+one tap; only one player of table 3 enters, and the referee counts that entry in one tap (the other player's page
+says the referee counted it); then gives a player a new link, and the old one is refused with the page that says to
+ask the referee. Every page passes axe's serious and critical checks and fits the phone's width.
 
 Debian's Chromium; screenshots test-artifacts/screenshots/private-links-<language>-<step>.png
 (tests/browser/conftest.py).
@@ -63,12 +64,12 @@ def _send(page, code: str, a_losses: int, b_losses: int) -> None:
 def test_players_enter_their_results_through_their_links_and_the_referee_settles(live_server, new_context,
                                                                                   referee, shot, language):
     words = WORDS[language]
-    live = live_tournament(federation_players(4, clubs=4), rounds=3, name=f"Open des liens {language}",
+    live = live_tournament(federation_players(6, clubs=6), rounds=3, name=f"Open des liens {language}",
                            players_enter_results=True)
     live.tournament.referees.add(referee)
     round_publish(round_pair(live, seed=1))
-    one, two = LiveTable.objects.filter(round__live=live).select_related("a", "b").order_by("table")
-    url = {e.pk: live_server.url + entrant_link_path(e) for e in (one.a, one.b, two.a, two.b)}
+    one, two, three = LiveTable.objects.filter(round__live=live).select_related("a", "b").order_by("table")
+    url = {e.pk: live_server.url + entrant_link_path(e) for e in (one.a, one.b, two.a, two.b, three.a, three.b)}
 
     def check(page, step: str) -> None:
         assert fits(page), f"{step}: the page scrolls sideways"
@@ -127,6 +128,23 @@ def test_players_enter_their_results_through_their_links_and_the_referee_settles
     assert (two.result, two.a_losses, two.b_losses) == ("B", 70, 10)
     phone_c.reload()
     expect(phone_c.locator(".claim-state")).to_contain_text(words["by_referee"])
+
+    # 4b. Table 3: only A entered (B forgot); the referee counts A's entry in one tap, and B's page says so.
+    phone_e = _phone(new_context, live_server, language)
+    phone_e.goto(url[three.a.pk])
+    _send(phone_e, "D", 40, 40)
+    expect(phone_e.locator(".claim-state")).to_contain_text(f"{words['waiting']} {entrant_name(three.b)}")
+    desk.reload()
+    single = desk.locator(f"#table-{three.table}")
+    expect(single.locator(".single-entry")).to_contain_text(f"{entrant_name(three.a)} {words['entered']}")
+    single.get_by_role("button", name=re.compile(re.escape(words["count"].format(name=entrant_name(three.a))))).click()
+    expect(desk.locator(f"#table-{three.table} .entered")).to_contain_text(words["counts"])
+    three.refresh_from_db()
+    assert (three.result, three.a_losses, three.b_losses) == ("D", 40, 40)
+    phone_f = _phone(new_context, live_server, language)
+    phone_f.goto(url[three.b.pk])
+    expect(phone_f.locator(".claim-state")).to_contain_text(words["by_referee"])
+    check(phone_f, "6b-counted-for-both")
 
     # 5. A new link for A (a lost slip), confirmed first: A's old link is refused with the page to ask the referee.
     desk.goto(f"{live_server.url}/referee/live/{live.pk}/players/")
