@@ -244,3 +244,52 @@ def test_a_part_another_process_is_building_is_waited_for_not_built_again():
     other.join()
     assert value == "built by the other worker"
     assert built_here == []
+
+
+def test_a_poll_while_the_new_version_is_being_built_gets_the_version_before_at_once():
+    """The day changed and another worker is building the new part: the poll is answered with the version built
+    before it (and that version's ETag, so the phone asks again at its next poll), not held until the build ends."""
+    from types import SimpleNamespace
+
+    from django.core.cache import cache
+
+    from tournaments.live.hall_parts import shared, shared_or_earlier
+
+    day = SimpleNamespace(pk=987656, started_at=timezone.now(), version=5)
+    shared(day, "herd", lambda: "version 5", language="en")
+    day.version = 6
+    key = f"hall:herd:{day.pk}:{int(day.started_at.timestamp() * 1_000_000)}:6:en"
+    cache.add(f"{key}:building", 1, 10)
+    built_here = []
+
+    during = shared_or_earlier(day, "herd", lambda: built_here.append(1) or "version 6", language="en")
+    cache.delete(f"{key}:building")
+    after = shared_or_earlier(day, "herd", lambda: built_here.append(1) or "version 6", language="en")
+
+    assert during == ("version 5", 5)
+    assert after == ("version 6", 6)
+    assert built_here == [1]
+
+
+def test_a_live_page_shown_while_its_fragment_is_rebuilt_polls_from_the_version_it_shows(client, live):
+    """The page's first poll sends the ETag of the fragment it shows: a fragment of the version before (another
+    worker building the new one) is never taken for the current one, so the phone gets the change at that poll."""
+    from django.core.cache import cache
+    from django.utils.html import escape
+
+    from tournaments.live.hall_parts import started
+
+    url = reverse("live_page", args=[live.pk])
+    before = client.get(reverse("live_now", args=[live.pk]))["ETag"]
+    _change_result(live)
+    row = live_row(live.pk)
+    cache.add(f"hall:live/_now.html:{live.pk}:{started(row)}:{row.version}:en:building", 1, 10)
+
+    shown = client.get(url).content.decode()
+
+    assert f'data-etag="{escape(before)}"' in shown
+    poll = client.get(reverse("live_now", args=[live.pk]), HTTP_IF_NONE_MATCH=before)
+    assert poll.status_code == 304 and poll["ETag"] == before  # still building: nothing newer to send yet
+    cache.delete(f"hall:live/_now.html:{live.pk}:{started(row)}:{row.version}:en:building")
+    poll = client.get(reverse("live_now", args=[live.pk]), HTTP_IF_NONE_MATCH=before)
+    assert poll.status_code == 200 and poll["ETag"] != before

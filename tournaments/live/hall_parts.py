@@ -19,7 +19,8 @@ each part did too: a 128-player day's version cost a dozen builds of its view on
 waited on them, and more polls missed. So a part is built once, by one thread of one process, while the others that
 want it wait for it (`shared`), and the parts of a version are worked out from one view of the day (`day_view`). A
 part, once built or read, is also kept in the process's memory: its key names its version, so it never goes stale
-there, and the polls read it without a round trip to the shared cache.
+there, and the polls read it without a round trip to the shared cache. A poll that comes while the new version
+is being built is answered with the version before (`shared_or_earlier`), with that version's ETag.
 """
 
 from __future__ import annotations
@@ -76,10 +77,18 @@ def forget_kept_here() -> None:
         _views.clear()
 
 
+def _part_key(live: LiveTournament, name: str, language: str, version: int | None = None) -> str:
+    return f"hall:{name}:{live.pk}:{started(live)}:{live.version if version is None else version}:{language}"
+
+
+def _latest_key(live: LiveTournament, name: str, language: str) -> str:
+    return f"hall:{name}:{live.pk}:{started(live)}:latest:{language}"
+
+
 def shared(live: LiveTournament, name: str, build, *, language: str = ""):
     """The part `name` of this version of the day (in `language` when it is worded), built by build() once; the
     process's other threads that want it meanwhile wait for it instead of building it too."""
-    key = f"hall:{name}:{live.pk}:{started(live)}:{live.version}:{language}"
+    key = _part_key(live, name, language)
     kept = _kept_here(key) or cache.get(key)
     if kept is not None:
         _keep_here(key, kept)
@@ -97,11 +106,42 @@ def shared(live: LiveTournament, name: str, build, *, language: str = ""):
             if outside_transactions():
                 cache.set(key, (value,), PART_SECONDS)
                 _keep_here(key, (value,))
+                _latest_is(live, name, language)
         finally:
             cache.delete(f"{key}:building")
     with _guard:
         _building.pop(key, None)
     return value
+
+
+def _latest_is(live: LiveTournament, name: str, language: str) -> None:
+    """The latest version of the part built (two versions built at once may leave the earlier: still a version that
+    was true, and the next poll reads the current one)."""
+    latest = _latest_key(live, name, language)
+    if (cache.get(latest) or 0) < live.version:
+        cache.set(latest, live.version, PART_SECONDS)
+
+
+def shared_or_earlier(live: LiveTournament, name: str, build, *, language: str = "") -> tuple[object, int]:
+    """(the part, its version): this version's, or, while another thread or worker is building it, the latest
+    version built before it, at once. What a poll answers: the phones that polled while the day changed get the
+    version they may already have (304) and the new one at their next poll, instead of each waiting for the build
+    (during the first seconds of a round, the referee's and the players' entries change the day every second)."""
+    key = _part_key(live, name, language)
+    kept = _kept_here(key) or cache.get(key)
+    if kept is not None:
+        _keep_here(key, kept)
+        return kept[0], live.version
+    with _guard:
+        building_here = key in _building
+    if building_here or cache.get(f"{key}:building") is not None:
+        version = cache.get(_latest_key(live, name, language))
+        if version is not None and version < live.version:
+            earlier = _part_key(live, name, language, version)
+            kept = _kept_here(earlier) or cache.get(earlier)
+            if kept is not None:
+                return kept[0], version
+    return shared(live, name, build, language=language), live.version
 
 
 def _built_elsewhere(key: str) -> tuple | None:

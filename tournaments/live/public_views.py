@@ -33,7 +33,7 @@ from players import permissions
 from rules.names import name_key
 from tournaments.live import selectors
 from tournaments.live.forms import ResultForm
-from tournaments.live.hall_parts import day_view, shared, started
+from tournaments.live.hall_parts import day_view, shared, shared_or_earlier, started
 from tournaments.live.hall_row import live_row
 from tournaments.live.page_tools import asks_to_confirm, lang, words
 from tournaments.live.refusals import LiveRefused
@@ -53,22 +53,23 @@ def _etag(live: LiveTournament, version: int | None = None) -> str:
     return f'"live-{live.pk}-{started(live)}-{live.version if version is None else version}-{lang()}"'
 
 
-def _fragment(request, live: LiveTournament) -> str:
-    """The polled part of the page, rendered once per version and language for every phone in the hall."""
+def _fragment(live: LiveTournament) -> tuple[str, int]:
+    """The polled part of the page, rendered once per version and language for every phone in the hall, and its
+    version: the current one, or the one before while the current is being built (hall_parts.shared_or_earlier)."""
     return _shared_render(live, "live/_now.html")
 
 
 def _history(live: LiveTournament) -> str:
     """Every round with the standings after it: in the page, not in the polled fragment, which stays small."""
-    return _shared_render(live, "live/_history.html")
+    return _shared_render(live, "live/_history.html")[0]
 
 
-def _shared_render(live: LiveTournament, template: str) -> str:
+def _shared_render(live: LiveTournament, template: str) -> tuple[str, int]:
     def build():
         view = day_view(live, language=lang())
         return render_to_string(template, {"view": view, "live": live, "tournament": live.tournament})
 
-    return shared(live, template, build, language=lang())
+    return shared_or_earlier(live, template, build, language=lang())
 
 
 @dataclass(frozen=True)
@@ -117,10 +118,11 @@ def _public_page(request, live, *, errors=(), claim_form=None, confirm=False, st
             and mine[2].b is not None):  # a game against the spare is the referee's to enter (results.result_report)
         codes = live.tournament.system.get_ruleset().result_codes
         claim = claim_form or ResultForm(initial=own, codes=codes, auto_id="claim-%s")
+    fragment, version = _fragment(live)
     response = render(request, "live/page.html", {
-        "live": live, "tournament": live.tournament, "fragment": _fragment(request, live), "query": query,
+        "live": live, "tournament": live.tournament, "fragment": fragment, "query": query,
         "history": _history(live),
-        "found": found, "mine": mine, "claim": claim, "errors": errors, "etag": _etag(live), "own": own,
+        "found": found, "mine": mine, "claim": claim, "errors": errors, "etag": _etag(live, version), "own": own,
         "theirs": theirs, "opponent": opponent, "confirm": confirm,
     }, status=status)
     return response
@@ -147,8 +149,12 @@ def live_now(request, tournament_id: int):
     live = _public_live(tournament_id)
     etag = _etag(live)
     sent = [tag.strip().removeprefix("W/") for tag in request.headers.get("If-None-Match", "").split(",")]
-    unchanged = etag in sent or "*" in sent
-    response = HttpResponseNotModified() if unchanged else HttpResponse(_fragment(request, live))
+    if etag in sent or "*" in sent:
+        response = HttpResponseNotModified()
+    else:
+        fragment, version = _fragment(live)
+        etag = _etag(live, version)
+        response = HttpResponseNotModified() if etag in sent else HttpResponse(fragment)
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     patch_vary_headers(response, ["Accept-Language", "Cookie"])
