@@ -293,3 +293,26 @@ def test_a_live_page_shown_while_its_fragment_is_rebuilt_polls_from_the_version_
     cache.delete(f"hall:live/_now.html:{live.pk}:{started(row)}:{row.version}:en:building")
     poll = client.get(reverse("live_now", args=[live.pk]), HTTP_IF_NONE_MATCH=before)
     assert poll.status_code == 200 and poll["ETag"] != before
+
+
+def test_a_signed_in_players_live_page_reads_their_table_not_the_whole_day(client, live, django_user_model,
+                                                                            monkeypatch):
+    """A hall of signed-in players opening the page at a round's publication: each reads their own table (what
+    each player entered, afresh), the rest from the hall's parts; the day's view is not worked out for them."""
+    from players.models import Player
+    from tournaments.live import selectors
+
+    table = LiveTable.objects.filter(round__live=live, round__number=2).select_related("a").order_by("table").first()
+    user = django_user_model.objects.create_user("hall-player", password="x-pass-123")
+    Player.objects.filter(pk=table.a.player_id).update(user=user)
+    client.force_login(user)
+    url = reverse("live_page", args=[live.pk])
+    client.get(url)  # the hall's parts of this version, as the first phone of the hall builds them
+
+    def whole_day(*args, **kwargs):
+        raise AssertionError("the whole day worked out for one player's page")
+
+    monkeypatch.setattr(selectors, "live_view", whole_day)
+    page = client.get(url).content.decode()
+
+    assert f"Your table: {table.table} (round 2)" in page

@@ -33,7 +33,7 @@ from players import permissions
 from rules.names import name_key
 from tournaments.live import selectors
 from tournaments.live.forms import ResultForm
-from tournaments.live.hall_parts import day_view, shared, shared_or_earlier, started
+from tournaments.live.hall_parts import day_places, day_view, entrant_table, shared, shared_or_earlier, started
 from tournaments.live.hall_row import live_row
 from tournaments.live.page_tools import asks_to_confirm, lang, words
 from tournaments.live.refusals import LiveRefused
@@ -96,6 +96,17 @@ def _current_tables(live: LiveTournament) -> list[FoundTable]:
     return shared(live, "live-tables", build, language=lang())
 
 
+def _table_of(live: LiveTournament, player) -> tuple[str, object, selectors.TableView] | None:
+    """(pool, round, table) of the signed-in player in the current round, their table read alone as a private
+    link's page reads it (what each player entered is read afresh: it changes no version), the rest from the hall's
+    parts: a hall of signed-in players opening the page at a round's publication each read one table, not the day."""
+    entrant = LiveEntrant.objects.filter(live=live, player=player).first()
+    if entrant is None:
+        return None
+    found = entrant_table(live, entrant, day_places(live))
+    return None if found is None else (entrant.pool, *found)
+
+
 def _public_page(request, live, *, errors=(), claim_form=None, confirm=False, status=200):
     query = request.GET.get("q", "").strip()[:80]
     mine = None
@@ -105,8 +116,7 @@ def _public_page(request, live, *, errors=(), claim_form=None, confirm=False, st
         words = name_key(query).split()
         found = [t for t in _current_tables(live) if all(w in t.names for w in words)]
     if player is not None:
-        view = selectors.live_view(live, language=lang())
-        mine = selectors.table_of_player(view, player.pk)
+        mine = _table_of(live, player)
     claim = None
     own = theirs = opponent = None
     if mine is not None:  # what each of the two entered, as the private link's page shows it
