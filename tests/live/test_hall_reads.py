@@ -316,3 +316,23 @@ def test_a_signed_in_players_live_page_reads_their_table_not_the_whole_day(clien
     page = client.get(url).content.decode()
 
     assert f"Your table: {table.table} (round 2)" in page
+
+
+def test_a_build_that_fails_leaves_nothing_being_built_so_the_next_poll_builds_it_again():
+    """A part whose build raised is not taken as still being built: the next poll does not get the version before
+    for good, it builds the current one."""
+    from types import SimpleNamespace
+
+    from tournaments.live.hall_parts import shared, shared_or_earlier
+
+    day = SimpleNamespace(pk=987657, started_at=timezone.now(), version=7)
+    shared(day, "herd", lambda: "version 7", language="en")
+    day.version = 8
+
+    def fails():
+        raise RuntimeError("the database went away")
+
+    with pytest.raises(RuntimeError):
+        shared(day, "herd", fails, language="en")
+
+    assert shared_or_earlier(day, "herd", lambda: "version 8", language="en") == ("version 8", 8)

@@ -85,33 +85,50 @@ def _latest_key(live: LiveTournament, name: str, language: str) -> str:
     return f"hall:{name}:{live.pk}:{started(live)}:latest:{language}"
 
 
+def _kept(key: str) -> tuple | None:
+    """The part under `key` from this process's memory, else from the shared cache (then kept here too)."""
+    kept = _kept_here(key)
+    if kept is None:
+        kept = cache.get(key)
+        if kept is not None:
+            _keep_here(key, kept)
+    return kept
+
+
 def shared(live: LiveTournament, name: str, build, *, language: str = ""):
     """The part `name` of this version of the day (in `language` when it is worded), built by build() once; the
-    process's other threads that want it meanwhile wait for it instead of building it too."""
+    process's other threads, and the other processes, that want it meanwhile wait for it instead of building it
+    too."""
     key = _part_key(live, name, language)
-    kept = _kept_here(key) or cache.get(key)
+    kept = _kept(key)
     if kept is not None:
-        _keep_here(key, kept)
         return kept[0]  # kept in a tuple: a part may be None (no clock before round 1)
     with _guard:
         lock = _building.setdefault(key, threading.Lock())
-    with lock:
-        kept = _kept_here(key)  # built by another thread while this one waited
-        if kept is None and outside_transactions():
-            kept = _built_elsewhere(key)
-        if kept is not None:
-            return kept[0]
-        try:
-            value = build()
-            if outside_transactions():
-                cache.set(key, (value,), PART_SECONDS)
-                _keep_here(key, (value,))
-                _latest_is(live, name, language)
-        finally:
-            cache.delete(f"{key}:building")
-    with _guard:
-        _building.pop(key, None)
-    return value
+    try:
+        with lock:
+            kept = _kept_here(key)  # built by another thread while this one waited
+            if kept is not None:
+                return kept[0]
+            keeps = outside_transactions()
+            marked = keeps and cache.add(f"{key}:building", 1, BUILD_WAIT * 4)
+            if keeps and not marked:
+                kept = _built_elsewhere(key)
+                if kept is not None:
+                    return kept[0]
+            try:
+                value = build()
+                if keeps:
+                    cache.set(key, (value,), PART_SECONDS)
+                    _keep_here(key, (value,))
+                    _latest_is(live, name, language)
+            finally:
+                if marked:
+                    cache.delete(f"{key}:building")
+            return value
+    finally:
+        with _guard:
+            _building.pop(key, None)
 
 
 def _latest_is(live: LiveTournament, name: str, language: str) -> None:
@@ -128,34 +145,29 @@ def shared_or_earlier(live: LiveTournament, name: str, build, *, language: str =
     version they may already have (304) and the new one at their next poll, instead of each waiting for the build
     (during the first seconds of a round, the referee's and the players' entries change the day every second)."""
     key = _part_key(live, name, language)
-    kept = _kept_here(key) or cache.get(key)
+    kept = _kept(key)
     if kept is not None:
-        _keep_here(key, kept)
         return kept[0], live.version
     with _guard:
         building_here = key in _building
     if building_here or cache.get(f"{key}:building") is not None:
         version = cache.get(_latest_key(live, name, language))
         if version is not None and version < live.version:
-            earlier = _part_key(live, name, language, version)
-            kept = _kept_here(earlier) or cache.get(earlier)
+            kept = _kept(_part_key(live, name, language, version))
             if kept is not None:
                 return kept[0], version
     return shared(live, name, build, language=language), live.version
 
 
 def _built_elsewhere(key: str) -> tuple | None:
-    """The part as another process (another server worker) builds it now, once it has: None when no other process
-    is building it (this one then does, and says so), or when the other takes longer than BUILD_WAIT."""
-    if cache.add(f"{key}:building", 1, BUILD_WAIT * 4):
-        return None
+    """The part another process (another server worker) is building, once it has: None when it takes longer than
+    BUILD_WAIT (this process then builds it itself)."""
     waited = 0.0
     while waited < BUILD_WAIT:
         time.sleep(BUILD_POLL)
         waited += BUILD_POLL
-        kept = cache.get(key)
+        kept = _kept(key)
         if kept is not None:
-            _keep_here(key, kept)
             return kept
     return None
 
