@@ -45,14 +45,12 @@ from tournaments.models import LiveTable, LiveTournament, Tournament
 
 def _rows(live: LiveTournament, number: int, view: selectors.LiveView) -> list[dict]:
     """The round's tables in table order, pools together (tables are numbered across pools)."""
-    tournament = live.tournament
     rows = []
     for pool in view.pools:
         round_ = next((r for r in pool.rounds if r.number == number and r.published), None)
         if round_ is None:
             continue
-        may_free = (free_players(live, pool.pool, number, before=pool.standing_before(number))
-                    if number == tournament.rounds else frozenset())
+        may_free = free_players(live, pool.pool, number, before=pool.standing_before(number))
         for table in round_.tables:
             if table.missed:
                 continue

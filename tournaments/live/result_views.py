@@ -45,8 +45,7 @@ def _results_page(request, tournament, live, number, *, errors=None, forms=None,
         round_ = next((r for r in pool.rounds if r.number == number), None)
         if round_ is None:
             continue
-        may_free = (free_players(live, pool.pool, number, before=pool.standing_before(number))
-                    if number == tournament.rounds else frozenset())
+        may_free = free_players(live, pool.pool, number, before=pool.standing_before(number))
         for table in round_.tables:
             initial = {"result": table.result, "a_losses": table.a_losses, "b_losses": table.b_losses,
                        "free": table.free}

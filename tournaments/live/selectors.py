@@ -448,18 +448,6 @@ def table_view(table: LiveTable, ruleset) -> TableView:
         a_chances=chances(ruleset, table.a.rating, table.b.rating if table.b else ruleset.spare_rating))
 
 
-def table_of_player(view: LiveView, player_id: int) -> tuple[PoolView, RoundView, TableView] | None:
-    """The table of the current round where this federation player sits, if any."""
-    for pool in view.pools:
-        current = pool.current
-        if current is None:
-            continue
-        for table in current.tables:
-            if player_id in (table.a.player_id, table.b.player_id if table.b else None):
-                return pool, current, table
-    return None
-
-
 def table_of_entrant(view: LiveView, entrant_id: int) -> tuple[PoolView, RoundView, TableView] | None:
     """The table of the current round where this entrant sits (whoever they are: of the federation or new)."""
     for pool in view.pools:
