@@ -271,15 +271,38 @@ def test_a_poll_while_the_new_version_is_being_built_gets_the_version_before_at_
     assert built_here == [1]
 
 
-def test_a_live_page_shown_while_its_fragment_is_rebuilt_polls_from_the_version_it_shows(client, live):
-    """The page's first poll sends the ETag of the fragment it shows: a fragment of the version before (another
-    worker building the new one) is never taken for the current one, so the phone gets the change at that poll."""
+def test_a_live_page_opened_while_the_new_version_is_built_is_the_version_before_and_polls_from_it(client, live):
+    """A visitor's page opened while another worker builds the new version's page is the version before, at once,
+    and its first poll sends that version's ETag: never taken for the current one, the phone gets the change at
+    that poll."""
     from django.core.cache import cache
     from django.utils.html import escape
 
     from tournaments.live.hall_parts import started
 
     url = reverse("live_page", args=[live.pk])
+    client.get(url)
+    before = client.get(reverse("live_now", args=[live.pk]))["ETag"]
+    _change_result(live)
+    row = live_row(live.pk)
+    cache.add(f"hall:live-page-{row.stamp}:{live.pk}:{started(row)}:{row.version}:en:building", 1, 10)
+
+    shown = client.get(url).content.decode()
+
+    assert f'data-etag="{escape(before)}"' in shown
+    poll = client.get(reverse("live_now", args=[live.pk]), HTTP_IF_NONE_MATCH=before)
+    assert poll.status_code == 200 and poll["ETag"] != before
+
+
+def test_a_searched_live_page_shown_while_its_fragment_is_rebuilt_polls_from_the_version_it_shows(client, live):
+    """A page rendered for its reader (here, a search) shows the fragment of the version before while another
+    worker builds the new one, with that version's ETag: never taken for the current one."""
+    from django.core.cache import cache
+    from django.utils.html import escape
+
+    from tournaments.live.hall_parts import started
+
+    url = reverse("live_page", args=[live.pk]) + "?q=nobody"
     before = client.get(reverse("live_now", args=[live.pk]))["ETag"]
     _change_result(live)
     row = live_row(live.pk)

@@ -7,7 +7,8 @@ Terms
 row
     The LiveTournament with its tournament, rating system and country (selectors.live_find's), under
     ``live-row:<tournament>``. Its version and start time make the ETag of the polled parts and the key of every
-    part rendered for the hall (tournaments.live.hall_parts).
+    part rendered for the hall (tournaments.live.hall_parts); its `stamp`, made of all it holds, the key of the
+    visitor's whole page (tournaments.live.visitor_page).
 a change
     Every change of the day bumps the version (pools.bump, the publication) and calls `row_changed`; a live run
     or its tournament saved or deleted elsewhere (the admin, a cancelled run) does too, by signal
@@ -22,6 +23,8 @@ inside a transaction
 """
 
 from __future__ import annotations
+
+import hashlib
 
 from django.core.cache import cache
 from django.db import connection, transaction
@@ -45,8 +48,20 @@ def outside_transactions() -> bool:
 
 def _read(tournament_id: int) -> LiveTournament | None:
     # Not the published sheet: only its ID is shown, and its row carries the whole workbook.
-    return LiveTournament.objects.select_related("tournament__system", "tournament__country").filter(
+    row = LiveTournament.objects.select_related("tournament__system", "tournament__country").filter(
         pk=tournament_id).first()
+    if row is not None:
+        row.stamp = _stamp(row)
+    return row
+
+
+def _stamp(row: LiveTournament) -> str:
+    """What the row holds, in a few characters: a page kept for a version of the day is kept for this stamp too (a
+    tournament renamed in the admin changes no version, and its page must show the new name)."""
+    records = (row, row.tournament, row.tournament.system, row.tournament.country)
+    values = [(f.attname, record.__dict__.get(f.attname)) for record in records if record is not None
+              for f in record._meta.concrete_fields if f.attname != "version"]  # the version keys the page already
+    return hashlib.blake2b(repr(values).encode(), digest_size=8).hexdigest()
 
 
 def live_row(tournament_id: int) -> LiveTournament | None:

@@ -5,8 +5,9 @@ their entry of its result.
 The page polls its fragment (/live/now/), which carries an ETag made of LiveTournament.version, so the phones
 that poll it every few seconds mostly get 304 Not Modified, read from the cache without touching the database
 (hall_row). The fragment and the rounds below it are rendered once per change of the day and language for every
-phone (hall_parts); what is a person's own (the header of a signed-in account, their table, their form) is
-rendered for each request around them, never kept.
+phone (hall_parts), and so is the whole page a visitor gets, its clock and banner put in for each (visitor_page);
+what is a person's own (the header of a signed-in account, their table, their form) is rendered for each request
+around them, never kept.
 
 What costs nothing is not limited: a hall of phones behind one address must never be refused its page or its
 polls. What costs is limited per client (adlg_site.limits, settings.RATE_LIMITS): the page with a search or read
@@ -38,7 +39,9 @@ from tournaments.live.hall_row import live_row
 from tournaments.live.page_tools import asks_to_confirm, lang, words
 from tournaments.live.refusals import LiveRefused
 from tournaments.live.results import result_report
+from tournaments.live.visitor_page import Marks, kept_page_applies, serve
 from tournaments.models import LiveEntrant, LiveTable, LiveTournament
+from tournaments.templatetags.live_tags import live_clock
 
 
 def _public_live(tournament_id: int) -> LiveTournament:
@@ -53,23 +56,26 @@ def _etag(live: LiveTournament, version: int | None = None) -> str:
     return f'"live-{live.pk}-{started(live)}-{live.version if version is None else version}-{lang()}"'
 
 
-def _fragment(live: LiveTournament) -> tuple[str, int]:
+def _fragment(live: LiveTournament, *, earlier: bool = True) -> tuple[str, int]:
     """The polled part of the page, rendered once per version and language for every phone in the hall, and its
-    version: the current one, or the one before while the current is being built (hall_parts.shared_or_earlier)."""
-    return _shared_render(live, "live/_now.html")
+    version: the current one, or, when `earlier`, the one before while the current is being built
+    (hall_parts.shared_or_earlier)."""
+    return _shared_render(live, "live/_now.html", earlier=earlier)
 
 
-def _history(live: LiveTournament) -> str:
+def _history(live: LiveTournament, *, earlier: bool = True) -> str:
     """Every round with the standings after it: in the page, not in the polled fragment, which stays small."""
-    return _shared_render(live, "live/_history.html")[0]
+    return _shared_render(live, "live/_history.html", earlier=earlier)[0]
 
 
-def _shared_render(live: LiveTournament, template: str) -> tuple[str, int]:
+def _shared_render(live: LiveTournament, template: str, *, earlier: bool) -> tuple[str, int]:
     def build():
         view = day_view(live, language=lang())
         return render_to_string(template, {"view": view, "live": live, "tournament": live.tournament})
 
-    return shared_or_earlier(live, template, build, language=lang())
+    if earlier:
+        return shared_or_earlier(live, template, build, language=lang())
+    return shared(live, template, build, language=lang()), live.version
 
 
 @dataclass(frozen=True)
@@ -107,6 +113,27 @@ def _table_of(live: LiveTournament, player) -> tuple[str, object, selectors.Tabl
     return None if found is None else (entrant.pool, *found)
 
 
+def _clock_box(live: LiveTournament) -> str:
+    """The round clock at this second."""
+    return render_to_string("live/_clock.html", live_clock(live))
+
+
+def _visitors_page(request, live: LiveTournament):
+    """The page every visitor gets (visitor_page), rendered once per version and language: its own parts marked,
+    the fragment and the rounds of exactly this version (a page kept for the whole version must not hold the
+    version before); while it is being built, the page of the version before, whose ETag its poll sends."""
+
+    def build():
+        fragment, version = _fragment(live, earlier=False)
+        marks = Marks()
+        return marks.keep(render_to_string("live/page.html", {
+            "live": live, "tournament": live.tournament, "fragment": fragment, "history": _history(live, earlier=False),
+            "etag": _etag(live, version), "clock_box": marks("clock_box"), **marks.reading()}, request))
+
+    page, _version = shared_or_earlier(live, f"live-page-{live.stamp}", build, language=lang())
+    return serve(request, page, {"clock_box": _clock_box(live)})
+
+
 def _public_page(request, live, *, errors=(), claim_form=None, confirm=False, status=200):
     query = request.GET.get("q", "").strip()[:80]
     mine = None
@@ -133,7 +160,7 @@ def _public_page(request, live, *, errors=(), claim_form=None, confirm=False, st
         "live": live, "tournament": live.tournament, "fragment": fragment, "query": query,
         "history": _history(live),
         "found": found, "mine": mine, "claim": claim, "errors": errors, "etag": _etag(live, version), "own": own,
-        "theirs": theirs, "opponent": opponent, "confirm": confirm,
+        "theirs": theirs, "opponent": opponent, "confirm": confirm, "clock_box": _clock_box(live),
     }, status=status)
     return response
 
@@ -148,7 +175,10 @@ def _costly(request) -> bool:
 @rate_limited("live_page", when=_costly)
 @gzip_page  # Django's gzip adds its own BREACH defence, and the page's CSRF token is masked per response
 def live_page(request, tournament_id: int):
-    return _public_page(request, _public_live(tournament_id))
+    live = _public_live(tournament_id)
+    if kept_page_applies(request):
+        return _visitors_page(request, live)
+    return _public_page(request, live)
 
 
 @require_GET
