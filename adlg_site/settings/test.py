@@ -20,3 +20,5 @@ if os.environ.get("TEST_DATABASE_TEMPLATE"):
     DATABASES["default"]["TEST"] = {"TEMPLATE": os.environ["TEST_DATABASE_TEMPLATE"]}
 # No open-data build after every replay of every test: the tests of the open data build it themselves.
 OPEN_DATA_AFTER_CHANGES = False
+# A test reads each change at its next request; tests/live/test_hall_reads.py sets the production delay.
+LIVE_HALL_SETTLE_SECONDS = 0

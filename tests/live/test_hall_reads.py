@@ -17,7 +17,7 @@ from tests.live.helpers import federation_players, live_tournament, play_round
 from tournaments.live import clock as clocks
 from tournaments.live.clock import clock_start
 from tournaments.live.entrants import NewEntrant, entrant_add
-from tournaments.live.hall_parts import forget_kept_here
+from tournaments.live.hall_parts import forget_kept_here, started
 from tournaments.live.hall_row import live_row
 from tournaments.live.results import Result, results_record
 from tournaments.live.rounds import round_pair, round_publish
@@ -316,6 +316,34 @@ def test_a_searched_live_page_shown_while_its_fragment_is_rebuilt_polls_from_the
     cache.delete(f"hall:live/_now.html:{live.pk}:{started(row)}:{row.version}:en:building")
     poll = client.get(reverse("live_now", args=[live.pk]), HTTP_IF_NONE_MATCH=before)
     assert poll.status_code == 200 and poll["ETag"] != before
+
+
+def test_while_the_day_keeps_changing_the_hall_reads_a_version_built_once_in_a_few_seconds(client, live, settings,
+                                                                                           monkeypatch):
+    """Production's delay (LIVE_HALL_SETTLE_SECONDS): within it after a build, a poll gets the version built (a 304
+    for the phone that has it) and a visitor's page that version's page; after it, the latest change at once."""
+    import time
+
+    from django.utils.html import escape
+
+    settings.LIVE_HALL_SETTLE_SECONDS = 3
+    page, now = reverse("live_page", args=[live.pk]), reverse("live_now", args=[live.pk])
+    client.get(page)
+    before = client.get(now)["ETag"]
+    _change_result(live)
+    _change_entrant(live)
+
+    poll = client.get(now, HTTP_IF_NONE_MATCH=before)
+    assert poll.status_code == 304 and poll["ETag"] == before
+    assert f'data-etag="{escape(before)}"' in client.get(page).content.decode()
+
+    real_time = time.time
+    monkeypatch.setattr(time, "time", lambda: real_time() + 3.5)
+    row = live_row(live.pk)
+    current = f'"live-{live.pk}-{started(row)}-{row.version}-en"'
+    poll = client.get(now, HTTP_IF_NONE_MATCH=before)
+    assert poll.status_code == 200 and poll["ETag"] == current
+    assert f'data-etag="{escape(current)}"' in client.get(page).content.decode()
 
 
 def test_a_signed_in_players_live_page_reads_their_table_not_the_whole_day(client, live, django_user_model,

@@ -20,7 +20,8 @@ waited on them, and more polls missed. So a part is built once, by one thread of
 want it wait for it (`shared`), and the parts of a version are worked out from one view of the day (`day_view`). A
 part, once built or read, is also kept in the process's memory: its key names its version, so it never goes stale
 there, and the polls read it without a round trip to the shared cache. A poll that comes while the new version
-is being built is answered with the version before (`shared_or_earlier`), with that version's ETag.
+is being built, or within a few seconds of the latest build, is answered with the version before
+(`shared_or_earlier`), with that version's ETag.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Q
 
@@ -82,7 +84,7 @@ def _part_key(live: LiveTournament, name: str, language: str, version: int | Non
 
 
 def _latest_key(live: LiveTournament, name: str, language: str) -> str:
-    return f"hall:{name}:{live.pk}:{started(live)}:latest:{language}"
+    return f"hall:{name}:{live.pk}:{started(live)}:built:{language}"  # (version, when)
 
 
 def _kept(key: str) -> tuple | None:
@@ -132,27 +134,32 @@ def shared(live: LiveTournament, name: str, build, *, language: str = ""):
 
 
 def _latest_is(live: LiveTournament, name: str, language: str) -> None:
-    """The latest version of the part built (two versions built at once may leave the earlier: still a version that
-    was true, and the next poll reads the current one)."""
+    """The latest version of the part built, and when (two versions built at once may leave the earlier: still a
+    version that was true, and the next poll reads the current one)."""
     latest = _latest_key(live, name, language)
-    if (cache.get(latest) or 0) < live.version:
-        cache.set(latest, live.version, PART_SECONDS)
+    if (cache.get(latest) or (0, 0.0))[0] < live.version:
+        cache.set(latest, (live.version, time.time()), PART_SECONDS)
 
 
 def shared_or_earlier(live: LiveTournament, name: str, build, *, language: str = "") -> tuple[object, int]:
-    """(the part, its version): this version's, or, while another thread or worker is building it, the latest
-    version built before it, at once. What a poll answers: the phones that polled while the day changed get the
-    version they may already have (304) and the new one at their next poll, instead of each waiting for the build
-    (during the first seconds of a round, the referee's and the players' entries change the day every second)."""
+    """(the part, its version): this version's, or the latest version built before it, at once, while another
+    thread or worker is building this one or for LIVE_HALL_SETTLE_SECONDS after the latest was built. What a poll
+    answers: the phones that poll while the day changes get the version they may already have (304) and the new one
+    at a later poll, instead of each waiting for a build; and while the day changes every second (the first
+    minutes of a round: the referee's and the players' entries), the part is built once every few seconds for the
+    latest change, not once for each (a 128-player day's parts cost about a second of the server's core for each
+    version)."""
     key = _part_key(live, name, language)
     kept = _kept(key)
     if kept is not None:
         return kept[0], live.version
-    with _guard:
-        building_here = key in _building
-    if building_here or cache.get(f"{key}:building") is not None:
-        version = cache.get(_latest_key(live, name, language))
-        if version is not None and version < live.version:
+    latest = cache.get(_latest_key(live, name, language))
+    if latest is not None and latest[0] < live.version:
+        version, built_at = latest
+        with _guard:
+            building_here = key in _building
+        if (building_here or time.time() - built_at < settings.LIVE_HALL_SETTLE_SECONDS
+                or cache.get(f"{key}:building") is not None):
             kept = _kept(_part_key(live, name, language, version))
             if kept is not None:
                 return kept[0], version
