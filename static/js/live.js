@@ -2,7 +2,9 @@
    its Reload link shows the news.
    - Every POLL_MS while the tournament runs, the fragment /tournaments/<id>/live/now/ is asked again with the ETag
      last seen: the server answers 304 until LiveTournament.version changes, then the new fragment replaces the old.
-     Polling pauses while the page is hidden and stops once the fragment says the tournament is published.
+     Polling pauses while the page is hidden and stops once the fragment says the tournament is published. What
+     the server shows of a version before the current one (the page's data-behind, a poll's Live-Behind header: the
+     new one is being built, or is built again in a few seconds) is asked again after SOON_MS, not POLL_MS.
    - Each answer (200 or 304) is told to the page's banner (static/js/offline.js) as a "live:answer" event with the
      server's Date, a failed poll as "live:lost": the banner says when the page was last updated, or that it is
      offline and which moment it shows. When the network returns (the `online` event) the page asks at once.
@@ -15,6 +17,7 @@
 (function () {
   "use strict";
   var POLL_MS = 10000;
+  var SOON_MS = 3000;
   // The letters that Unicode's decomposition leaves as they are (rules.names._SPECIAL).
   var SPECIAL = { "ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "ð": "d", "þ": "th", "đ": "d", "ħ": "h", "ı": "i",
                   "ĸ": "k", "ŀ": "l", "ł": "l", "ŋ": "n", "ŧ": "t", "\u2019": "'", "\u02bc": "'" };
@@ -72,6 +75,7 @@
           }
           if (response.status !== 200 && response.status !== 304) return;
           tell("live:answer", { date: response.headers.get("Date") });
+          if (response.headers.get("Live-Behind")) wait = SOON_MS + Math.random() * SOON_MS;
           if (response.status === 200) {
             etag = response.headers.get("ETag") || etag;
             return response.text().then(function (html) {
@@ -97,6 +101,6 @@
       poll();
     });
     refilter();
-    timer = window.setTimeout(poll, POLL_MS);
+    timer = window.setTimeout(poll, box.getAttribute("data-behind") === "true" ? SOON_MS : POLL_MS);
   });
 })();

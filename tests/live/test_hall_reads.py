@@ -334,16 +334,17 @@ def test_while_the_day_keeps_changing_the_hall_reads_a_version_built_once_in_a_f
     _change_entrant(live)
 
     poll = client.get(now, HTTP_IF_NONE_MATCH=before)
-    assert poll.status_code == 304 and poll["ETag"] == before
-    assert f'data-etag="{escape(before)}"' in client.get(page).content.decode()
+    assert poll.status_code == 304 and poll["ETag"] == before and poll["Live-Behind"] == "true"
+    shown = client.get(page).content.decode()
+    assert f'data-etag="{escape(before)}" data-behind="true"' in shown  # its script asks again in a few seconds
 
     real_time = time.time
     monkeypatch.setattr(time, "time", lambda: real_time() + 3.5)
     row = live_row(live.pk)
     current = f'"live-{live.pk}-{started(row)}-{row.version}-en"'
     poll = client.get(now, HTTP_IF_NONE_MATCH=before)
-    assert poll.status_code == 200 and poll["ETag"] == current
-    assert f'data-etag="{escape(current)}"' in client.get(page).content.decode()
+    assert poll.status_code == 200 and poll["ETag"] == current and not poll.has_header("Live-Behind")
+    assert f'data-etag="{escape(current)}" data-behind="false"' in client.get(page).content.decode()
 
 
 def test_a_signed_in_players_live_page_reads_their_table_not_the_whole_day(client, live, django_user_model,

@@ -128,10 +128,17 @@ def _visitors_page(request, live: LiveTournament):
         marks = Marks()
         return marks.keep(render_to_string("live/page.html", {
             "live": live, "tournament": live.tournament, "fragment": fragment, "history": _history(live, earlier=False),
-            "etag": _etag(live, version), "clock_box": marks("clock_box"), **marks.reading()}, request))
+            "etag": _etag(live, version), "clock_box": marks("clock_box"), "behind": marks("behind"),
+            **marks.reading()}, request))
 
-    page, _version = shared_or_earlier(live, f"live-page-{live.stamp}", build, language=lang())
-    return serve(request, page, {"clock_box": _clock_box(live)})
+    page, version = shared_or_earlier(live, f"live-page-{live.stamp}", build, language=lang())
+    return serve(request, page, {"clock_box": _clock_box(live), "behind": _behind(live, version)})
+
+
+def _behind(live: LiveTournament, version: int) -> str:
+    """Whether what is shown is of a version before the current one (being built, or built again in a moment): the
+    page's script then asks again in a few seconds, not at its usual pace (static/js/live.js)."""
+    return "true" if version < live.version else "false"
 
 
 def _public_page(request, live, *, errors=(), claim_form=None, confirm=False, status=200):
@@ -161,6 +168,7 @@ def _public_page(request, live, *, errors=(), claim_form=None, confirm=False, st
         "history": _history(live),
         "found": found, "mine": mine, "claim": claim, "errors": errors, "etag": _etag(live, version), "own": own,
         "theirs": theirs, "opponent": opponent, "confirm": confirm, "clock_box": _clock_box(live),
+        "behind": _behind(live, version),
     }, status=status)
     return response
 
@@ -195,6 +203,8 @@ def live_now(request, tournament_id: int):
         fragment, version = _fragment(live)
         etag = _etag(live, version)
         response = HttpResponseNotModified() if etag in sent else HttpResponse(fragment)
+        if version < live.version:
+            response["Live-Behind"] = "true"  # see _behind
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     patch_vary_headers(response, ["Accept-Language", "Cookie"])
