@@ -11,6 +11,7 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
@@ -377,6 +378,34 @@ def test_a_form_of_the_last_round_sent_after_the_next_is_published_saves_nothing
     assert response.status_code == 400
     assert escape("This form was for another round's table") in response.content.decode()
     assert _state(other)[3:] == (None, None)
+
+
+def test_a_form_of_the_players_own_table_of_the_round_before_saves_nothing_once_the_next_is_published(
+        client, live, table, monkeypatch):
+    """The entry is checked against the pool's current round read alone, never the whole day worked out."""
+    from tournaments.live import selectors
+    from tournaments.live.results import Result, results_record
+
+    path = entrant_link_path(table.a)
+    stale = {**_fields(client.get(path).content.decode()), "result": "A", "a_losses": "0", "b_losses": "50"}
+    results_record(live, 1, [Result(t.table, "A", 0, 100) if t.b_id is None else Result(t.table, "B", 70, 20)
+                             for t in LiveTable.objects.filter(round__live=live, round__number=1)])
+    round_publish(round_pair(live))
+    client.get(path)  # the day's parts of this version read once, as the hall has them
+
+    def whole_day(*args, **kwargs):
+        raise AssertionError("the whole day worked out for one player's entry")
+
+    monkeypatch.setattr(selectors, "live_view", whole_day)
+    response = client.post(path, stale)
+    assert response.status_code == 400
+    assert escape("This form was for another round's table") in response.content.decode()
+    assert _state(table)[0] == "B"
+    mine = LiveTable.objects.get(Q(a=table.a) | Q(b=table.a), round__live=live, round__number=2)
+    fresh = {**_fields(response.content.decode()), "result": "A", "a_losses": "10", "b_losses": "60"}
+    assert client.post(path, fresh).status_code == 302
+    claim = _state(mine)[3 if mine.a_id == table.a.pk else 4]
+    assert (claim["result"], claim["a_losses"], claim["b_losses"]) == ("A", 10, 60)
 
 
 def test_without_the_referees_leave_the_page_shows_the_table_and_no_form(client, live, table):

@@ -39,7 +39,7 @@ from tournaments.live.links import (
     finished_entrant_by_link,
     published_entrant_by_link,
 )
-from tournaments.live.page_tools import asks_to_confirm, lang, one_effect, words
+from tournaments.live.page_tools import asks_to_confirm, one_effect, words
 from tournaments.live.refusals import LiveRefused
 from tournaments.live.results import result_report
 from tournaments.models import LiveEntrant, LiveTable, LiveTournament, Standing, Tournament
@@ -146,9 +146,9 @@ def _link_report(request, tournament: Tournament, live: LiveTournament, entrant:
     if not form.is_valid():
         return _link_page(request, live, entrant, form=form, status=400,
                           errors=[_("Choose a result; losses are whole numbers from 0 to 100.")])
-    table = LiveTable.objects.filter(pk=form.cleaned_data["table"], round__live=live).first()
-    mine = selectors.table_of_entrant(selectors.live_view(live, language=lang()), entrant.pk)
-    if table is None or mine is None or mine[2].pk != table.pk:
+    table = LiveTable.objects.filter(pk=form.cleaned_data["table"], round__live=live).select_related("round").first()
+    if (table is None or entrant.pk not in (table.a_id, table.b_id)
+            or table.round_id != selectors.current_round_id(live, table.round.pool)):
         # The page showed another round's table: a new round was published since.
         return _link_page(request, live, entrant, status=400, errors=[
             _("This form was for another round's table: here is your table now. Nothing was saved.")])

@@ -460,6 +460,13 @@ def table_of_entrant(view: LiveView, entrant_id: int) -> tuple[PoolView, RoundVi
     return None
 
 
+def current_round_id(live: LiveTournament, pool: str) -> int | None:
+    """The pool's current round (PoolView.current: its last published), read alone: what a player's entry at their
+    private link is checked against, without working the whole day out for it."""
+    return (LiveRound.objects.filter(live=live, pool=pool, published_at__isnull=False).order_by("-number")
+            .values_list("pk", flat=True).first())
+
+
 def public_id(entrant: LiveEntrant | None) -> int | str:
     """The federation ID, the tag N<row> of a player new to the federation, or 99 for the spare (None)."""
     return SPARE_ID if entrant is None else sheet_id(entrant)
