@@ -368,8 +368,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_TASK_IGNORE_RESULT = True
 # The open-data downloads are built again by the worker after each replay and each official list.
 OPEN_DATA_AFTER_CHANGES = True
-# What a tournament day's hall reads (the public live page, its polled fragment) is built again at most once in
-# these seconds while the day keeps changing, for its latest change (tournaments.live.hall_parts.shared_or_earlier).
+# What a tournament day's hall reads (the public live page, its polled fragment, the players' places at their
+# private links) is built again at most once in these seconds while the day keeps changing, for its latest change
+# (tournaments.live.hall_parts.shared_or_earlier). A player's own table is always read afresh.
 LIVE_HALL_SETTLE_SECONDS = 3
 CELERY_BEAT_SCHEDULE = {
     "close-year": {

@@ -33,14 +33,14 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery
 
 from tournaments.live import clock as clocks
 from tournaments.live import selectors
 from tournaments.live.clock import ClockView
 from tournaments.live.hall_row import outside_transactions
 from tournaments.live.pools import key_of
-from tournaments.models import LiveEntrant, LiveTable, LiveTournament
+from tournaments.models import LiveEntrant, LiveRound, LiveTable, LiveTournament
 
 PART_SECONDS = 600
 BUILD_WAIT = 2.0  # seconds a part built by another process is waited for; a 128-player day's history takes 0.1 s
@@ -226,12 +226,12 @@ class PoolPlaces:
 
 @dataclass(frozen=True)
 class DayPlaces:
-    current_rounds: list[int]  # each pool's current round (LiveRound pk), in the pools' order
     pools: dict[str, PoolPlaces]
 
 
 def day_places(live: LiveTournament) -> DayPlaces:
-    """Each pool's current round and latest standings (see the terms)."""
+    """Each pool's latest standings (see the terms): of this version, or of the version before while it is built
+    or settles (shared_or_earlier), as the hall's fragment is."""
 
     def build():
         view = day_view(live)
@@ -240,20 +240,22 @@ def day_places(live: LiveTournament) -> DayPlaces:
             after, lines = pool.last_standings or (None, [])
             pools[pool.pool] = PoolPlaces(after, {line.key: Place(line.rank, line.score) for line in lines},
                                           len(lines))
-        return DayPlaces([pool.current.round.pk for pool in view.pools if pool.current], pools)
+        return DayPlaces(pools)
 
-    return shared(live, "live-places", build)
+    return shared_or_earlier(live, "live-places", build)[0]
 
 
-def entrant_table(live: LiveTournament, entrant: LiveEntrant, places: DayPlaces):
-    """The entrant's table in the current round of a pool, as selectors.table_of_entrant finds it in the whole
-    view, reading that one table: (its round, TableView) or None."""
-    tables = list(LiveTable.objects.filter(round_id__in=places.current_rounds).filter(Q(a=entrant) | Q(b=entrant))
-                  .select_related("round", "a", "b"))
-    tables.sort(key=lambda t: places.current_rounds.index(t.round_id))
-    if not tables:
+def entrant_table(live: LiveTournament, entrant: LiveEntrant):
+    """The entrant's table in the current round (the last published) of their pool, as selectors.table_of_entrant
+    finds it in the whole view, reading that one table in one query: (its round, TableView) or None. Read afresh,
+    never from an earlier version: a player opening their link at a round's publication sees their new table."""
+    current = (LiveRound.objects.filter(live=live, pool=OuterRef("round__pool"), published_at__isnull=False)
+               .order_by("-number").values("number")[:1])
+    table = (LiveTable.objects.filter(round__live=live, round__number=Subquery(current))
+             .filter(Q(a=entrant) | Q(b=entrant)).select_related("round", "a", "b").order_by("round__pool").first())
+    if table is None:
         return None
-    return tables[0].round, selectors.table_view(tables[0], live.tournament.system.get_ruleset())
+    return table.round, selectors.table_view(table, live.tournament.system.get_ruleset())
 
 
 def entrant_place(entrant: LiveEntrant, places: DayPlaces) -> dict | None:

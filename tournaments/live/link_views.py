@@ -169,9 +169,8 @@ def _link_page(request, live: LiveTournament, entrant: LiveEntrant, *, form=None
     """The entrant's table, read alone; their place and the clock from the parts shared by the hall (hall_parts):
     a handful of queries, whatever the size of the day. `confirm`: the form asks the player to confirm what they
     typed (a win whose winner lost more)."""
-    places = day_places(live)
-    mine = entrant_table(live, entrant, places)
-    standing = entrant_place(entrant, places)
+    mine = entrant_table(live, entrant)
+    standing = entrant_place(entrant, day_places(live))
     context = {"live": live, "tournament": live.tournament, "entrant": entrant,
                "name": selectors.entrant_name(entrant), "standing": standing, "errors": errors,
                "link": entrant_link_path(entrant), "confirm": confirm, **_claim_offer(request, entrant)}

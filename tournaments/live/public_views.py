@@ -34,7 +34,7 @@ from players import permissions
 from rules.names import name_key
 from tournaments.live import selectors
 from tournaments.live.forms import ResultForm
-from tournaments.live.hall_parts import day_places, day_view, entrant_table, shared, shared_or_earlier, started
+from tournaments.live.hall_parts import day_view, entrant_table, shared, shared_or_earlier, started
 from tournaments.live.hall_row import live_row
 from tournaments.live.page_tools import asks_to_confirm, lang, words
 from tournaments.live.refusals import LiveRefused
@@ -109,7 +109,7 @@ def _table_of(live: LiveTournament, player) -> tuple[str, object, selectors.Tabl
     entrant = LiveEntrant.objects.filter(live=live, player=player).first()
     if entrant is None:
         return None
-    found = entrant_table(live, entrant, day_places(live))
+    found = entrant_table(live, entrant)
     return None if found is None else (entrant.pool, *found)
 
 
