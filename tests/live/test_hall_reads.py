@@ -344,6 +344,9 @@ def test_while_the_day_keeps_changing_the_hall_reads_a_version_built_once_in_a_f
     current = f'"live-{live.pk}-{started(row)}-{row.version}-en"'
     poll = client.get(now, HTTP_IF_NONE_MATCH=before)
     assert poll.status_code == 200 and poll["ETag"] == current and not poll.has_header("Live-Behind")
+    # The whole page (its rounds below, which no poll brings: the bulk of its cost) settles five times as long.
+    assert f'data-etag="{escape(before)}" data-behind="true"' in client.get(page).content.decode()
+    monkeypatch.setattr(time, "time", lambda: real_time() + 15.5)
     assert f'data-etag="{escape(current)}" data-behind="false"' in client.get(page).content.decode()
 
 

@@ -141,14 +141,15 @@ def _latest_is(live: LiveTournament, name: str, language: str) -> None:
         cache.set(latest, (live.version, time.time()), PART_SECONDS)
 
 
-def shared_or_earlier(live: LiveTournament, name: str, build, *, language: str = "") -> tuple[object, int]:
+def shared_or_earlier(live: LiveTournament, name: str, build, *, language: str = "",
+                      settle: float | None = None) -> tuple[object, int]:
     """(the part, its version): this version's, or the latest version built before it, at once, while another
     thread or worker is building this one or for LIVE_HALL_SETTLE_SECONDS after the latest was built. What a poll
     answers: the phones that poll while the day changes get the version they may already have (304) and the new one
     at a later poll, instead of each waiting for a build; and while the day changes every second (the first
     minutes of a round: the referee's and the players' entries), the part is built once every few seconds for the
     latest change, not once for each (a 128-player day's parts cost about a second of the server's core for each
-    version)."""
+    version). `settle`: those seconds for this part, when not the hall's."""
     key = _part_key(live, name, language)
     kept = _kept(key)
     if kept is not None:
@@ -158,7 +159,8 @@ def shared_or_earlier(live: LiveTournament, name: str, build, *, language: str =
         version, built_at = latest
         with _guard:
             building_here = key in _building
-        if (building_here or time.time() - built_at < settings.LIVE_HALL_SETTLE_SECONDS
+        settle = settings.LIVE_HALL_SETTLE_SECONDS if settle is None else settle
+        if (building_here or time.time() - built_at < settle
                 or cache.get(f"{key}:building") is not None):
             kept = _kept(_part_key(live, name, language, version))
             if kept is not None:

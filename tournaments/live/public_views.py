@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
@@ -131,7 +132,10 @@ def _visitors_page(request, live: LiveTournament):
             "etag": _etag(live, version), "clock_box": marks("clock_box"), "behind": marks("behind"),
             **marks.reading()}, request))
 
-    page, version = shared_or_earlier(live, f"live-page-{live.stamp}", build, language=lang())
+    # Five times the hall's delay: the page's script asks for the current fragment within seconds (_behind), and
+    # the rounds below it, which no poll brings, are the bulk of its cost (a 128-player day's, 0.3 s to render).
+    page, version = shared_or_earlier(live, f"live-page-{live.stamp}", build, language=lang(),
+                                      settle=5 * settings.LIVE_HALL_SETTLE_SECONDS)
     return serve(request, page, {"clock_box": _clock_box(live), "behind": _behind(live, version)})
 
 
