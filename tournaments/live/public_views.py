@@ -122,7 +122,8 @@ def _clock_box(live: LiveTournament) -> str:
 def _visitors_page(request, live: LiveTournament):
     """The page every visitor gets (visitor_page), rendered once per version and language: its own parts marked,
     the fragment and the rounds of exactly this version (a page kept for the whole version must not hold the
-    version before); while it is being built, the page of the version before, whose ETag its poll sends."""
+    version before); while it is being built or settles, the page of the version before, whose ETag its poll
+    sends, marked as behind."""
 
     def build():
         fragment, version = _fragment(live, earlier=False)
