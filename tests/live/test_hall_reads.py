@@ -21,7 +21,7 @@ from tournaments.live.hall_parts import forget_kept_here, started
 from tournaments.live.hall_row import live_row
 from tournaments.live.results import Result, results_record
 from tournaments.live.rounds import round_pair, round_publish
-from tournaments.models import LiveTable, Tournament
+from tournaments.models import LiveTable, LiveTournament, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -170,6 +170,29 @@ def test_what_is_read_inside_a_transaction_is_not_kept(client, live):
         raise RuntimeError("the change fails")
     again = client.get(url, HTTP_IF_NONE_MATCH=shown["ETag"])
     assert again.status_code == 304
+
+
+def test_a_row_another_process_changed_is_read_within_a_second_and_one_changed_here_at_once(live, monkeypatch):
+    import copy
+    import time
+
+    from django.core.cache import cache
+
+    from tournaments.live import hall_row
+
+    row = live_row(live.pk)
+    newer = copy.copy(row)
+    newer.version = row.version + 5
+    cache.set(hall_row._key(live.pk), newer, 60)  # another process wrote the row again after a change
+
+    assert live_row(live.pk).version == row.version  # this process's copy, for a second
+    real_monotonic = time.monotonic
+    monkeypatch.setattr(time, "monotonic", lambda: real_monotonic() + hall_row.ROW_KEPT_HERE + 0.1)
+    assert live_row(live.pk).version == row.version + 5
+    monkeypatch.setattr(time, "monotonic", real_monotonic)
+
+    _change_result(live)  # a change made in this process
+    assert live_row(live.pk).version == LiveTournament.objects.get(pk=live.pk).version
 
 
 def test_threads_that_want_a_part_while_it_is_built_wait_for_it_instead_of_building_it_too():

@@ -20,11 +20,15 @@ inside a transaction
     A row or a part read inside a transaction (a page rendered after a refused change) may hold what rolls back:
     it is read from the database and never written to the cache. The atomic blocks of a test case (Django's
     TestCase, pytest-django's ``db``) do not count: a test sees what a request outside any transaction would.
+kept here
+    Each process also keeps the row it last read for ROW_KEPT_HERE (a second), dropped at once by a change made in
+    that process: what another server process changed is seen up to a second later.
 """
 
 from __future__ import annotations
 
 import hashlib
+import time
 
 from django.core.cache import cache
 from django.db import connection, transaction
@@ -33,6 +37,12 @@ from tournaments.models import LiveTournament
 
 # How long a row stays without a change: every change writes it again, this only bounds what a finished day keeps.
 ROW_SECONDS = 3600
+# How long a process reads its own copy of a row before the shared cache again: under a hall's polls, reading the
+# row from Redis was a tenth of the server's time; a change made by another process is seen this much later (a
+# change made in this process, at once), and every change re-reads the row locked (pools.locked).
+ROW_KEPT_HERE = 1.0
+
+_here: dict[int, tuple[float, LiveTournament]] = {}  # this process's copies of rows, with when they were read
 
 
 def _key(tournament_id: int) -> str:
@@ -69,16 +79,22 @@ def live_row(tournament_id: int) -> LiveTournament | None:
     shared object: read it, never change and save it."""
     if not 0 < tournament_id < 2**63:  # the ID is a foreign key: the database would not take a larger number
         return None
+    committed = outside_transactions()
+    kept = _here.get(tournament_id)
+    if committed and kept is not None and time.monotonic() - kept[0] < ROW_KEPT_HERE:
+        return kept[1]
     row = cache.get(_key(tournament_id))
-    if row is not None:
-        return row
-    row = _read(tournament_id)
-    if row is not None and outside_transactions():
-        cache.add(_key(tournament_id), row, ROW_SECONDS)
+    if row is None:
+        row = _read(tournament_id)
+        if row is not None and committed:
+            cache.add(_key(tournament_id), row, ROW_SECONDS)
+    if row is not None and committed:
+        _here[tournament_id] = (time.monotonic(), row)
     return row
 
 
 def _write_again(tournament_id: int) -> None:
+    _here.pop(tournament_id, None)
     row = _read(tournament_id)
     if row is None:
         cache.delete(_key(tournament_id))
@@ -88,6 +104,7 @@ def _write_again(tournament_id: int) -> None:
 
 def row_changed(tournament_id: int) -> None:
     """The day changed (see the terms): the row is forgotten now and written again once the change commits."""
+    _here.pop(tournament_id, None)
     cache.delete(_key(tournament_id))
     transaction.on_commit(lambda: _write_again(tournament_id))
 
@@ -96,5 +113,11 @@ def row_changed_by_signal(sender, instance, **_) -> None:
     """Signal receiver: a live run or its tournament saved or deleted (most tournaments saved are not run live:
     forgotten now and again at the commit, without reading the database for it)."""
     key = _key(instance.pk)
+    _here.pop(instance.pk, None)
     cache.delete(key)
-    transaction.on_commit(lambda: cache.delete(key))
+
+    def again():
+        _here.pop(instance.pk, None)
+        cache.delete(key)
+
+    transaction.on_commit(again)
