@@ -248,9 +248,10 @@ def day_places(live: LiveTournament) -> DayPlaces:
 
 
 def entrant_table(live: LiveTournament, entrant: LiveEntrant):
-    """The entrant's table in the current round (the last published) of their pool, as selectors.table_of_entrant
-    finds it in the whole view, reading that one table in one query: (its round, TableView) or None. Read afresh,
-    never from an earlier version: a player opening their link at a round's publication sees their new table."""
+    """The entrant's table in the current round of their pool (its last published, as PoolView.current), reading
+    that one table in one query: (its round, TableView) or None. Read afresh, never from an earlier version: a
+    player opening their link at a round's publication sees their new table, and their entry is checked against
+    it."""
     current = (LiveRound.objects.filter(live=live, pool=OuterRef("round__pool"), published_at__isnull=False)
                .order_by("-number").values("number")[:1])
     table = (LiveTable.objects.filter(round__live=live, round__number=Subquery(current))

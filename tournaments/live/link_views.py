@@ -146,9 +146,9 @@ def _link_report(request, tournament: Tournament, live: LiveTournament, entrant:
     if not form.is_valid():
         return _link_page(request, live, entrant, form=form, status=400,
                           errors=[_("Choose a result; losses are whole numbers from 0 to 100.")])
-    table = LiveTable.objects.filter(pk=form.cleaned_data["table"], round__live=live).select_related("round").first()
-    if (table is None or entrant.pk not in (table.a_id, table.b_id)
-            or table.round_id != selectors.current_round_id(live, table.round.pool)):
+    table = LiveTable.objects.filter(pk=form.cleaned_data["table"], round__live=live).first()
+    mine = entrant_table(live, entrant)
+    if table is None or mine is None or mine[1].pk != table.pk:
         # The page showed another round's table: a new round was published since.
         return _link_page(request, live, entrant, status=400, errors=[
             _("This form was for another round's table: here is your table now. Nothing was saved.")])

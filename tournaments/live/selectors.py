@@ -448,25 +448,6 @@ def table_view(table: LiveTable, ruleset) -> TableView:
         a_chances=chances(ruleset, table.a.rating, table.b.rating if table.b else ruleset.spare_rating))
 
 
-def table_of_entrant(view: LiveView, entrant_id: int) -> tuple[PoolView, RoundView, TableView] | None:
-    """The table of the current round where this entrant sits (whoever they are: of the federation or new)."""
-    for pool in view.pools:
-        current = pool.current
-        if current is None:
-            continue
-        for table in current.tables:
-            if entrant_id in (table.a.pk, table.b.pk if table.b else None):
-                return pool, current, table
-    return None
-
-
-def current_round_id(live: LiveTournament, pool: str) -> int | None:
-    """The pool's current round (PoolView.current: its last published), read alone: what a player's entry at their
-    private link is checked against, without working the whole day out for it."""
-    return (LiveRound.objects.filter(live=live, pool=pool, published_at__isnull=False).order_by("-number")
-            .values_list("pk", flat=True).first())
-
-
 def public_id(entrant: LiveEntrant | None) -> int | str:
     """The federation ID, the tag N<row> of a player new to the federation, or 99 for the spare (None)."""
     return SPARE_ID if entrant is None else sheet_id(entrant)
