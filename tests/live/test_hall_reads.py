@@ -17,7 +17,7 @@ from tests.live.helpers import federation_players, live_tournament, play_round
 from tournaments.live import clock as clocks
 from tournaments.live.clock import clock_start
 from tournaments.live.entrants import NewEntrant, entrant_add
-from tournaments.live.hall_parts import forget_kept_here, started
+from tournaments.live.hall_parts import building_key, forget_kept_here, part_key, started
 from tournaments.live.hall_row import live_row
 from tournaments.live.results import Result, results_record
 from tournaments.live.rounds import round_pair, round_publish
@@ -68,6 +68,16 @@ def _from_nothing(client, settings, url: str, **extra) -> str:
         return _shown(client.get(url, **extra))
     finally:
         settings.CACHES = cached
+
+
+def _another_worker_builds(live, name: str) -> str:
+    """Another server worker's mark that it is building the English part `name` of the current version (as
+    hall_parts.shared sets it); returns the mark's key."""
+    from django.core.cache import cache
+
+    key = building_key(part_key(live, name, "en"))
+    cache.add(key, 1, 10)
+    return key
 
 
 def test_a_poll_with_the_current_etag_answers_304_without_touching_the_database(client, live,
@@ -255,10 +265,10 @@ def test_a_part_another_process_is_building_is_waited_for_not_built_again():
     from tournaments.live.hall_parts import shared
 
     day = SimpleNamespace(pk=987655, started_at=timezone.now(), version=4)
-    key = f"hall:herd:{day.pk}:{int(day.started_at.timestamp() * 1_000_000)}:4:en"
-    cache.add(f"{key}:building", 1, 10)
+    key = part_key(day, "herd", "en")
+    cache.add(building_key(key), 1, 10)
     other = threading.Timer(0.2, lambda: (cache.set(key, ("built by the other worker",)),
-                                          cache.delete(f"{key}:building")))
+                                          cache.delete(building_key(key))))
     other.start()
     built_here = []
 
@@ -281,12 +291,11 @@ def test_a_poll_while_the_new_version_is_being_built_gets_the_version_before_at_
     day = SimpleNamespace(pk=987656, started_at=timezone.now(), version=5)
     shared(day, "herd", lambda: "version 5", language="en")
     day.version = 6
-    key = f"hall:herd:{day.pk}:{int(day.started_at.timestamp() * 1_000_000)}:6:en"
-    cache.add(f"{key}:building", 1, 10)
+    building = _another_worker_builds(day, "herd")
     built_here = []
 
     during = shared_or_earlier(day, "herd", lambda: built_here.append(1) or "version 6", language="en")
-    cache.delete(f"{key}:building")
+    cache.delete(building)
     after = shared_or_earlier(day, "herd", lambda: built_here.append(1) or "version 6", language="en")
 
     assert during == ("version 5", 5)
@@ -298,17 +307,14 @@ def test_a_live_page_opened_while_the_new_version_is_built_is_the_version_before
     """A visitor's page opened while another worker builds the new version's page is the version before, at once,
     and its first poll sends that version's ETag: never taken for the current one, the phone gets the change at
     that poll."""
-    from django.core.cache import cache
     from django.utils.html import escape
-
-    from tournaments.live.hall_parts import started
 
     url = reverse("live_page", args=[live.pk])
     client.get(url)
     before = client.get(reverse("live_now", args=[live.pk]))["ETag"]
     _change_result(live)
     row = live_row(live.pk)
-    cache.add(f"hall:live-page-{row.stamp}:{live.pk}:{started(row)}:{row.version}:en:building", 1, 10)
+    _another_worker_builds(row, f"live-page-{row.stamp}")
 
     shown = client.get(url).content.decode()
 
@@ -323,20 +329,17 @@ def test_a_searched_live_page_shown_while_its_fragment_is_rebuilt_polls_from_the
     from django.core.cache import cache
     from django.utils.html import escape
 
-    from tournaments.live.hall_parts import started
-
     url = reverse("live_page", args=[live.pk]) + "?q=nobody"
     before = client.get(reverse("live_now", args=[live.pk]))["ETag"]
     _change_result(live)
-    row = live_row(live.pk)
-    cache.add(f"hall:live/_now.html:{live.pk}:{started(row)}:{row.version}:en:building", 1, 10)
+    building = _another_worker_builds(live_row(live.pk), "live/_now.html")
 
     shown = client.get(url).content.decode()
 
     assert f'data-etag="{escape(before)}"' in shown
     poll = client.get(reverse("live_now", args=[live.pk]), HTTP_IF_NONE_MATCH=before)
     assert poll.status_code == 304 and poll["ETag"] == before  # still building: nothing newer to send yet
-    cache.delete(f"hall:live/_now.html:{live.pk}:{started(row)}:{row.version}:en:building")
+    cache.delete(building)
     poll = client.get(reverse("live_now", args=[live.pk]), HTTP_IF_NONE_MATCH=before)
     assert poll.status_code == 200 and poll["ETag"] != before
 

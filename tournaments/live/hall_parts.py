@@ -79,8 +79,13 @@ def forget_kept_here() -> None:
         _views.clear()
 
 
-def _part_key(live: LiveTournament, name: str, language: str, version: int | None = None) -> str:
+def part_key(live: LiveTournament, name: str, language: str, version: int | None = None) -> str:
     return f"hall:{name}:{live.pk}:{started(live)}:{live.version if version is None else version}:{language}"
+
+
+def building_key(key: str) -> str:
+    """The shared cache's mark of a part being built by a process (see `shared`)."""
+    return f"{key}:building"
 
 
 def _latest_key(live: LiveTournament, name: str, language: str) -> str:
@@ -101,7 +106,7 @@ def shared(live: LiveTournament, name: str, build, *, language: str = ""):
     """The part `name` of this version of the day (in `language` when it is worded), built by build() once; the
     process's other threads, and the other processes, that want it meanwhile wait for it instead of building it
     too."""
-    key = _part_key(live, name, language)
+    key = part_key(live, name, language)
     kept = _kept(key)
     if kept is not None:
         return kept[0]  # kept in a tuple: a part may be None (no clock before round 1)
@@ -113,7 +118,7 @@ def shared(live: LiveTournament, name: str, build, *, language: str = ""):
             if kept is not None:
                 return kept[0]
             keeps = outside_transactions()
-            marked = keeps and cache.add(f"{key}:building", 1, BUILD_WAIT * 4)
+            marked = keeps and cache.add(building_key(key), 1, BUILD_WAIT * 4)
             if keeps and not marked:
                 kept = _built_elsewhere(key)
                 if kept is not None:
@@ -126,7 +131,7 @@ def shared(live: LiveTournament, name: str, build, *, language: str = ""):
                     _latest_is(live, name, language)
             finally:
                 if marked:
-                    cache.delete(f"{key}:building")
+                    cache.delete(building_key(key))
             return value
     finally:
         with _guard:
@@ -150,7 +155,7 @@ def shared_or_earlier(live: LiveTournament, name: str, build, *, language: str =
     minutes of a round: the referee's and the players' entries), the part is built once every few seconds for the
     latest change, not once for each (a 128-player day's parts cost about a second of the server's core for each
     version). `settle`: those seconds for this part, when not the hall's."""
-    key = _part_key(live, name, language)
+    key = part_key(live, name, language)
     kept = _kept(key)
     if kept is not None:
         return kept[0], live.version
@@ -161,8 +166,8 @@ def shared_or_earlier(live: LiveTournament, name: str, build, *, language: str =
             building_here = key in _building
         settle = settings.LIVE_HALL_SETTLE_SECONDS if settle is None else settle
         if (building_here or time.time() - built_at < settle
-                or cache.get(f"{key}:building") is not None):
-            kept = _kept(_part_key(live, name, language, version))
+                or cache.get(building_key(key)) is not None):
+            kept = _kept(part_key(live, name, language, version))
             if kept is not None:
                 return kept[0], version
     return shared(live, name, build, language=language), live.version

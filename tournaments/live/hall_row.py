@@ -93,6 +93,11 @@ def live_row(tournament_id: int) -> LiveTournament | None:
     return row
 
 
+def _forget(tournament_id: int) -> None:
+    _here.pop(tournament_id, None)
+    cache.delete(_key(tournament_id))
+
+
 def _write_again(tournament_id: int) -> None:
     _here.pop(tournament_id, None)
     row = _read(tournament_id)
@@ -104,20 +109,12 @@ def _write_again(tournament_id: int) -> None:
 
 def row_changed(tournament_id: int) -> None:
     """The day changed (see the terms): the row is forgotten now and written again once the change commits."""
-    _here.pop(tournament_id, None)
-    cache.delete(_key(tournament_id))
+    _forget(tournament_id)
     transaction.on_commit(lambda: _write_again(tournament_id))
 
 
 def row_changed_by_signal(sender, instance, **_) -> None:
     """Signal receiver: a live run or its tournament saved or deleted (most tournaments saved are not run live:
     forgotten now and again at the commit, without reading the database for it)."""
-    key = _key(instance.pk)
-    _here.pop(instance.pk, None)
-    cache.delete(key)
-
-    def again():
-        _here.pop(instance.pk, None)
-        cache.delete(key)
-
-    transaction.on_commit(again)
+    _forget(instance.pk)
+    transaction.on_commit(lambda: _forget(instance.pk))
