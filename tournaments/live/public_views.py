@@ -105,8 +105,8 @@ def _current_tables(live: LiveTournament) -> list[FoundTable]:
 
 def _table_of(live: LiveTournament, player) -> tuple[str, object, selectors.TableView] | None:
     """(pool, round, table) of the signed-in player in the current round, their table read alone as a private
-    link's page reads it (what each player entered is read afresh: it changes no version), the rest from the hall's
-    parts: a hall of signed-in players opening the page at a round's publication each read one table, not the day."""
+    link's page reads it (hall_parts.entrant_table; what each player entered is read afresh: it changes no version):
+    a hall of signed-in players opening the page at a round's publication each read one table, not the day."""
     entrant = LiveEntrant.objects.filter(live=live, player=player).first()
     if entrant is None:
         return None
