@@ -25,7 +25,10 @@ class PrivateLinkFilter(logging.Filter):
         if isinstance(record.args, tuple):
             record.args = tuple(hide_secrets(arg) for arg in record.args)
         elif isinstance(record.args, dict):
-            record.args = {key: hide_secrets(arg) for key, arg in record.args.items()}
+            # In place: gunicorn's access log passes its own mapping, which answers "-" for a header the request
+            # did not send; a plain dict in its stead would drop that request's line with a KeyError.
+            for key, arg in record.args.items():
+                record.args[key] = hide_secrets(arg)
         return True
 
 

@@ -4,6 +4,7 @@ record of a run of requests to token URLs and reads them all."""
 
 from __future__ import annotations
 
+import datetime
 import logging
 
 import pytest
@@ -73,6 +74,30 @@ def test_gunicorns_access_log_writes_no_token():
     for log_filter in logger.access_log.filters:
         log_filter.filter(record)
     assert record.getMessage() == '10.0.0.1 "GET /accounts/claim/token/…/ HTTP/1.1" 400'
+
+
+def test_gunicorns_access_log_keeps_the_line_of_a_request_without_a_header_its_format_names(tmp_path):
+    """The format may name a header (a proxy's, a referrer) that a request does not send: gunicorn writes "-" for
+    it, and the filter must not lose the line (it did, replacing gunicorn's mapping of the request by a dict)."""
+    pytest.importorskip("gunicorn")
+    from types import SimpleNamespace
+
+    from gunicorn.config import Config
+
+    from adlg_site.log_filters import GunicornLogger
+    config = Config()
+    config.set("accesslog", str(tmp_path / "access.log"))
+    config.set("access_log_format", '%(U)s %(s)s %({x-forwarded-for}i)s %({referer}i)s')
+    logger = GunicornLogger(config)
+    request = SimpleNamespace(headers=[("X-FORWARDED-FOR", "203.0.113.5")], uri="/accounts/claim/token/SeCrEt/",
+                              path="/accounts/claim/token/SeCrEt/", query="", method="GET", version=(1, 1))
+    response = SimpleNamespace(status="200 OK", sent=10, headers=[])
+    environ = {"REMOTE_ADDR": "127.0.0.1", "RAW_URI": request.uri, "SERVER_PROTOCOL": "HTTP/1.1",
+               "REQUEST_METHOD": "GET", "PATH_INFO": request.path}
+    logger.access(response, request, environ, datetime.timedelta(milliseconds=3))
+    for handler in logger.access_log.handlers:
+        handler.flush()
+    assert (tmp_path / "access.log").read_text() == "/accounts/claim/token/…/ 200 203.0.113.5 -\n"
 
 
 @pytest.mark.parametrize(("line", "written"), [
