@@ -10,10 +10,11 @@ from __future__ import annotations
 import logging
 
 from django.http import HttpResponseBadRequest, HttpResponseServerError
-from django.shortcuts import render
 from django.template import loader
 from django.views import defaults
 from django.views.decorators.csrf import requires_csrf_token
+
+from adlg_site import limits
 
 logger = logging.getLogger(__name__)
 
@@ -42,4 +43,4 @@ def too_many_requests(request):
     """django-allauth's limits (sign-ups, password resets, confirmation emails; with Redis down, all of them) answer
     with this page: allauth does not say how long the client should wait, the site's own limits do
     (adlg_site.limits)."""
-    return render(request, "429.html", status=429)
+    return limits.too_many_requests(request, 0)

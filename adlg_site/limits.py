@@ -9,8 +9,8 @@
     throttle_classes = [ClientRateThrottle]     a DRF view (every API view has it by default); `scope` names
                                                 the group, settings.RATE_LIMITS[scope] its rate
 
-A page over its limit answers 429 with the site's "too many requests" page and Retry-After; the API answers 429
-in JSON with Retry-After (DRF's Throttled).
+A page over its limit answers 429 with the site's "too many requests" page (on a bare layout) and Retry-After;
+the API answers 429 in JSON with Retry-After (DRF's Throttled).
 
 Terms
 -----
@@ -37,7 +37,8 @@ import ipaddress
 from functools import wraps
 
 from django.conf import settings
-from django.shortcuts import render
+from django.http import HttpResponse
+from django.template import loader
 from django_ratelimit.core import get_usage
 from rest_framework.throttling import BaseThrottle
 
@@ -82,9 +83,14 @@ def failure_count(request, group: str) -> None:
     get_usage(request, group=group, key=client_key, rate=settings.RATE_LIMITS[group], increment=True)
 
 
-def too_many_requests(request, wait: int):
-    response = render(request, "429.html", {"wait": wait}, status=429)
-    response["Retry-After"] = str(wait)
+def too_many_requests(request, wait: int) -> HttpResponse:
+    """The "too many requests" page in the visitor's language, on the bare layout without the request's context
+    (no session, account or messages read, which stay for the next page): a script that ignores Retry-After sends
+    hundreds of these a second, and each must cost a small part of the page it was refused."""
+    body = loader.render_to_string("429.html", {"wait": wait, "layout": "_bare.html"})
+    response = HttpResponse(body, status=429)
+    if wait:
+        response["Retry-After"] = str(wait)
     return response
 
 

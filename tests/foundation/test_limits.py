@@ -11,6 +11,9 @@ import uuid
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
+from django.contrib.messages import constants
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.http import HttpResponse
 from django.test import RequestFactory, override_settings
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
@@ -113,6 +116,32 @@ def test_the_search_page_says_it_in_french(client):
     _statuses(client, "/search/", 3)
     page = client.get("/search/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Trop de requêtes" in page
+
+
+def _message_waiting(client, text: str) -> None:
+    """A message the site left for the next page, as a browser holds it (Django's messages cookie)."""
+    storage = CookieStorage(RequestFactory().get("/"))
+    storage.add(constants.INFO, text)
+    response = HttpResponse()
+    storage.update(response)
+    client.cookies["messages"] = response.cookies["messages"].value
+
+
+def test_a_refusal_reads_only_the_account_it_counts_and_leaves_a_waiting_message_for_the_next_page(
+        client, referee, django_assert_num_queries):
+    """A script ignoring Retry-After sends hundreds of refusals a second: each is the bare page, which reads
+    nothing but the account the limit counts (its session and user), and a message waiting for the person is not
+    spent on it."""
+    client.force_login(referee)
+    assert _statuses(client, "/search/", 3, data={"q": "Martin"}) == [200, 200, 200]
+    _message_waiting(client, "Your sheet is saved.")
+    with django_assert_num_queries(2):
+        refused = client.get("/search/", {"q": "Martin"}, HTTP_ACCEPT_LANGUAGE="fr")
+    page = refused.content.decode()
+    assert refused.status_code == 429 and int(refused["Retry-After"]) >= 1
+    assert "Trop de requêtes" in page and '<html lang="fr">' in page
+    assert "Your sheet is saved." not in page and "csrfmiddlewaretoken" not in page
+    assert "Your sheet is saved." in client.get("/").content.decode()
 
 
 # --- atomic counting ---------------------------------------------------------------------------------------------
