@@ -26,6 +26,7 @@ is being built, or within a few seconds of the latest build, is answered with th
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -33,7 +34,9 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import connection, connections
 from django.db.models import OuterRef, Q, Subquery
+from django.utils import translation
 
 from tournaments.live import clock as clocks
 from tournaments.live import selectors
@@ -41,6 +44,8 @@ from tournaments.live.clock import ClockView
 from tournaments.live.hall_row import outside_transactions
 from tournaments.live.pools import key_of
 from tournaments.models import LiveEntrant, LiveRound, LiveTable, LiveTournament
+
+logger = logging.getLogger(__name__)
 
 PART_SECONDS = 600
 BUILD_WAIT = 2.0  # seconds a part built by another process is waited for; a 128-player day's history takes 0.1 s
@@ -53,6 +58,7 @@ def started(live: LiveTournament) -> int:
 
 
 _building: dict[str, threading.Lock] = {}  # a part being built in this process, by key
+_behind: set[str] = set()  # a part being built in a thread of this process behind a request (_build_behind)
 _here: OrderedDict[str, tuple] = OrderedDict()  # the parts this process built or read lately, by key
 _HERE_KEPT = 32  # a version's parts in both languages, and the last versions': a few megabytes at most
 _views: dict[tuple, selectors.LiveView] = {}  # the day's views of the latest versions built in this process
@@ -148,13 +154,17 @@ def _latest_is(live: LiveTournament, name: str, language: str) -> None:
 
 def shared_or_earlier(live: LiveTournament, name: str, build, *, language: str = "",
                       settle: float | None = None) -> tuple[object, int]:
-    """(the part, its version): this version's, or the latest version built before it, at once, while another
-    thread or worker is building this one or for LIVE_HALL_SETTLE_SECONDS after the latest was built. What a poll
+    """(the part, its version): this version's, or the latest version built before it, at once. What a poll
     answers: the phones that poll while the day changes get the version they may already have (304) and the new one
     at a later poll, instead of each waiting for a build; and while the day changes every second (the first
     minutes of a round: the referee's and the players' entries), the part is built once every few seconds for the
     latest change, not once for each (a 128-player day's parts cost about a second of the server's core for each
-    version). `settle`: those seconds for this part, when not the hall's."""
+    version). `settle`: those seconds (LIVE_HALL_SETTLE_SECONDS) for this part, when not the hall's.
+
+    The version before is served while another thread or worker builds this one, within `settle` after the latest
+    build and, once `settle` is over, while this one is built behind the request (`_build_behind`): no phone waits
+    for a build when there is a version to show. Inside a transaction (a test case's), or with no delay, the part
+    is built for the request that asks for it."""
     key = part_key(live, name, language)
     kept = _kept(key)
     if kept is not None:
@@ -162,15 +172,54 @@ def shared_or_earlier(live: LiveTournament, name: str, build, *, language: str =
     latest = cache.get(_latest_key(live, name, language))
     if latest is not None and latest[0] < live.version:
         version, built_at = latest
-        with _guard:
-            building_here = key in _building
         settle = settings.LIVE_HALL_SETTLE_SECONDS if settle is None else settle
-        if (building_here or time.time() - built_at < settle
-                or cache.get(building_key(key)) is not None):
-            kept = _kept(part_key(live, name, language, version))
-            if kept is not None:
-                return kept[0], version
+        with _guard:
+            building_here = key in _building or key in _behind
+        settling = time.time() - built_at < settle
+        behind = settle > 0 and not connection.in_atomic_block
+        if building_here or settling or behind or cache.get(building_key(key)) is not None:
+            earlier = _kept(part_key(live, name, language, version))
+            if earlier is not None:
+                if behind and not settling:
+                    _build_behind(live, name, build, language)
+                return earlier[0], version
     return shared(live, name, build, language=language), live.version
+
+
+def _build_behind(live: LiveTournament, name: str, build, language: str) -> None:
+    """The part of this version built in a thread of this process, once (by one process: `shared` marks it in the
+    shared cache), while the request that found it missing answers with the version before. The thread reads the
+    database on a connection of its own, in the request's language, and closes it when done; a build that fails is
+    logged and tried again by a later poll."""
+    key = part_key(live, name, language)
+    with _guard:
+        if key in _behind or key in _building:
+            return
+        _behind.add(key)
+    words = translation.get_language()
+
+    def run():
+        try:
+            with translation.override(words):
+                shared(live, name, build, language=language)
+        except Exception:
+            logger.exception("The hall's part %s of live tournament %s could not be built", name, live.pk)
+        finally:
+            connections.close_all()
+            with _guard:
+                _behind.discard(key)
+
+    threading.Thread(target=run, name=f"hall-part-{name}", daemon=True).start()
+
+
+def built_behind(timeout: float = 10.0) -> None:
+    """Wait until the parts being built behind requests in this process are (a test reading what they built)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with _guard:
+            if not _behind:
+                return
+        time.sleep(BUILD_POLL)
 
 
 def _built_elsewhere(key: str) -> tuple | None:
