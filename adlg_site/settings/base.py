@@ -370,7 +370,8 @@ CELERY_TASK_IGNORE_RESULT = True
 OPEN_DATA_AFTER_CHANGES = True
 # What a tournament day's hall reads (the public live page, its polled fragment, the players' places at their
 # private links) is built again at most once in these seconds while the day keeps changing, for its latest change
-# (tournaments.live.hall_parts.shared_or_earlier). A player's own table is always read afresh.
+# (tournaments.live.hall_parts.shared_or_earlier), in a thread behind the poll that finds it missing (0: for the
+# request that asks, as the tests do). A player's own table is always read afresh.
 LIVE_HALL_SETTLE_SECONDS = 3
 CELERY_BEAT_SCHEDULE = {
     "close-year": {

@@ -21,7 +21,9 @@ want it wait for it (`shared`), and the parts of a version are worked out from o
 part, once built or read, is also kept in the process's memory: its key names its version, so it never goes stale
 there, and the polls read it without a round trip to the shared cache. A poll that comes while the new version
 is being built, or within a few seconds of the latest build, is answered with the version before
-(`shared_or_earlier`), with that version's ETag.
+(`shared_or_earlier`), with that version's ETag; after those seconds, the poll that finds the new version missing
+is answered the same way while a thread builds it behind it (beside an abusive client, the polls that built
+waited 130-250 ms, the rest 5 ms).
 """
 
 from __future__ import annotations
