@@ -42,6 +42,7 @@ import csv
 import json
 import os
 import random
+import resource
 import secrets
 import shutil
 import socket
@@ -308,8 +309,10 @@ def load(port: int, tournament: int, *, phones: int, seconds: int, first_table: 
         if claim_table:
             runs["abuse"] = _locust(["Searcher", "Claimer"], 8, port=port, seconds=seconds, env=env,
                                     prefix=Path(folder) / "abuse", core=core, niceness=ABUSE_NICENESS)
+        used_before = resource.getrusage(resource.RUSAGE_CHILDREN)
         for run in runs.values():
             run.communicate()
+        used = resource.getrusage(resource.RUSAGE_CHILDREN)
         rows = {name: _rows(Path(folder) / name) for name in runs}
     probe.stop.set()
     probe.join(15)
@@ -325,6 +328,9 @@ def load(port: int, tournament: int, *, phones: int, seconds: int, first_table: 
         "probe": {"requests": len(probe.times), "refused": probe.refused, "failed": probe.failed,
                   **_percentiles(probe.times)},
         "load_average": {"before": load_before, "after": [round(x, 2) for x in os.getloadavg()]},
+        # The CPU the locust processes used, as a share of one core over the run: what the generators cost.
+        "generators_cpu": round((used.ru_utime + used.ru_stime - used_before.ru_utime - used_before.ru_stime)
+                                / seconds, 2),
     }
     return figures
 
@@ -338,6 +344,7 @@ def _report(figures: dict) -> None:
           f"{figures['load_average']['after']} after; "
           + (f"server on core {pinned['server']}, generators on {pinned['generators']}" if pinned
              else "nothing pinned"))
+    print(f"the locust processes used {figures['generators_cpu']:.0%} of a core")
     print(f"as locust times the hall's: p50 {figures['p50_ms']:.0f} ms, p95 {figures['p95_ms']:.0f} ms, "
           f"p99 {figures['p99_ms']:.0f} ms (target: p95 under 100 ms, no error)")
     probe, server = figures["probe"], figures["server"]
