@@ -9,6 +9,8 @@
    - The server applies the one-table form's service: the row carries the table's revision it last saw, so a
      result entered since in another tab or by the players is not replaced but reported on the row; sending the
      same row twice changes nothing.
+   - A row the site did not answer (no network) says so and is sent again when the network returns, or every 15 s
+     while it waits.
    - Each row's state (to enter, saving, saved, refused) is written in words in its last cell, an aria-live
      region; every word comes from the form's data-text-* attributes (the page's language). */
 (function () {
@@ -80,7 +82,11 @@
     return fetch(form.action, {method: "POST", body: body, credentials: "same-origin", keepalive: true,
                                headers: {"Accept": "application/json"}})
       .then(function (response) {
-        if ((response.headers.get("Content-Type") || "").indexOf("application/json") < 0) { throw new Error("no answer"); }
+        if ((response.headers.get("Content-Type") || "").indexOf("application/json") < 0) {
+          var odd = new Error("no answer");  // the site answered, but not the grid's answer (a sign-in page)
+          odd.answered = true;
+          throw odd;
+        }
         return response.json();
       })
       .then(function (answer) {
@@ -98,11 +104,33 @@
         }
         recount();
       })
-      .catch(function () {
+      .then(function () { row.gridUnreachable = false; }, function (error) {
         row.gridSent = null;
+        row.gridUnreachable = !error.answered;
         show(row, "error", words("unreachable"));
+        if (row.gridUnreachable) { resendLater(); }
       });
   }
+
+  // A row the site did not answer is sent again when the network returns (the browser's online event) and, as a
+  // venue's Wi-Fi may be up with no way out, every RETRY_MS while one waits; the referee can leave the row to send
+  // it at once. A row sent twice changes nothing (its revision).
+  var RETRY_MS = 15000;
+  var retry = null;
+
+  function resend() {
+    retry = null;
+    rows.forEach(function (row) { if (row.gridUnreachable && !row.gridQueued) { save(row, true); } });
+  }
+
+  function resendLater() {
+    if (retry === null) { retry = window.setTimeout(resend, RETRY_MS); }
+  }
+
+  window.addEventListener("online", function () {
+    if (retry !== null) { window.clearTimeout(retry); }
+    resend();
+  });
 
   rows.forEach(function (row) {
     // A row the server refused (the grid sent without this script) still waits to be saved.

@@ -108,3 +108,45 @@ def test_the_referee_types_a_round_of_twelve_tables_with_the_keyboard_only(live_
     shot(page, f"{name}-saved")
     problems = axe_problems(page)
     assert not problems, problems
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_rows_typed_with_the_network_gone_are_sent_once_when_it_returns(live_server, new_context, referee, shot,
+                                                                         settings, language):
+    """The hall's network drops while the referee types two rows: each says it is not saved and will be sent when
+    the network returns; it returns, and both are saved with nothing more typed or clicked, each once."""
+    live = live_tournament(federation_players(8, clubs=8), rounds=3, name=f"Open sans fil {language}")
+    live.tournament.referees.add(referee)
+    round_publish(round_pair(live, seed=4))
+    context = new_context(viewport=PHONE, locale="fr-FR" if language == "fr" else "en-GB")
+    context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{live_server.url}/accounts/login/?next=/referee/live/{live.pk}/rounds/1/grid/")
+    page.fill("input[name=login]", "referee")
+    page.fill("input[name=password]", "referee-pass-123")
+    page.click("main button[type=submit]")
+    expect(page.locator("#results-grid[data-grid-ready]")).to_have_count(1)
+    context.set_offline(True)
+    page.locator("#g1-result").focus()
+    for value in ("A", "10", "40", "B", "60", "15"):
+        page.keyboard.type(value)
+        page.keyboard.press("Tab")
+    waiting = ("Not saved: the site did not answer. The row is sent again when the network returns" if language == "en"
+               else "Non enregistré\u00a0: le site n’a pas répondu. La ligne est renvoyée au retour du réseau")
+    for table in (1, 2):
+        expect(page.locator(f"#grid-{table}")).to_have_attribute("data-state", "error")
+        expect(page.locator(f"#g{table}-state")).to_contain_text(waiting)
+    assert _stored(live.pk)[1] == ("", None, None)
+    shot(page, f"offline-{language}")
+    problems = axe_problems(page)
+    assert not problems, problems
+
+    context.set_offline(False)
+    for table in (1, 2):
+        expect(page.locator(f"#grid-{table}")).to_have_attribute("data-state", "saved")
+    stored = _stored(live.pk)
+    assert stored[1] == ("A", 10, 40) and stored[2] == ("B", 60, 15)
+    revisions = dict(LiveTable.objects.filter(round__live=live, round__number=1).values_list("table", "revision"))
+    assert revisions[1] == revisions[2] == 1  # each row saved once
+    context.close()
