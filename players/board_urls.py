@@ -22,5 +22,6 @@ urlpatterns = [
     path("messages/<int:pk>/handle/", email_views.board_message_handle_view, name="message_handle"),
     path("audit/", board_views.audit, name="audit"),
     path("official-lists/", ratings_board_views.official_lists_board, name="official_lists"),
+    path("army-names/", ratings_board_views.army_names_board, name="army_names"),
     path("", include("tournaments.board_urls")),
 ]

@@ -16,7 +16,7 @@ from django.core.cache import cache
 from django.db.models import F, Q
 
 from ratings.models import RatingEvent, RatingSystem, ReplayLock
-from rules.armies import ArmyGame, Record, army_records, player_army_records
+from rules.armies import ArmyGame, Record, TypedName, UnmappedName, army_records, player_army_records, unmapped_names
 from rules.rulesets import SPARE_ID
 from tournaments.before.army_lists import lists_published
 from tournaments.models import ArmyAlias, ArmyList, Registration, Tournament
@@ -83,3 +83,12 @@ def player_army_record(*, player_id: int, events: Iterable[RatingEvent]) -> tupl
     if not armies:
         return [], []
     return player_army_records(player_id, _games(games, armies, lists_hidden(tournaments)), army_aliases())
+
+
+def unmapped_army_names() -> list[UnmappedName]:
+    """The army names typed in the published results (both systems) that the board has not mapped, for its page
+    of army names; a tournament whose army lists are still secret is left out, as from the statistics."""
+    typed = list(Registration.objects.exclude(army="").order_by("tournament__start_date", "pk")
+                 .values_list("army", "tournament_id", "tournament__start_date"))
+    hidden = lists_hidden({tournament for _, tournament, _ in typed})
+    return unmapped_names((TypedName(*row) for row in typed if row[1] not in hidden), army_aliases())

@@ -1,4 +1,5 @@
-"""The board's page of the official lists: issue one by hand (audited), besides the worker's of the 1st."""
+"""The board's pages of the ratings: the official lists (issue one by hand, audited, besides the worker's of the
+1st) and the army names typed in results that it has not mapped to an army yet."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ from django.views.decorators.http import require_http_methods
 
 from adlg_site.words import refusal_sentence
 from players import permissions
+from ratings.armies import unmapped_army_names
 from ratings.models import RatingSystem
 from ratings.official_list_reads import latest_lists
 from ratings.official_lists import ListRefused, list_issue
 from ratings.tasks import enqueue_open_data
+from tournaments.models import ArmyAlias
 
 
 class ListIssueForm(forms.Form):
@@ -47,3 +50,11 @@ def official_lists_board(request):
     latest = latest_lists([s.code for s in systems])
     return render(request, "board/official_lists.html", {
         "form": form, "systems": [(system, latest.get(system.code)) for system in systems]})
+
+
+@permissions.rule_required(permissions.is_board)
+@require_http_methods(["GET"])
+def army_names_board(request):
+    """The names typed and not mapped, side by side by spelling; each maps in the admin, audited there."""
+    names = unmapped_army_names()
+    return render(request, "board/army_names.html", {"names": names, "mapped": ArmyAlias.objects.count()})

@@ -22,6 +22,7 @@ win share
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from datetime import date
 from typing import NamedTuple
 
 from rules.names import name_key
@@ -124,3 +125,39 @@ def player_army_records(player: int, games: Iterable[ArmyGame], aliases: Mapping
         if theirs:
             met.setdefault((theirs, ""), [0, 0, 0])[outcome] += 1
     return _records(played, names, min_games), _records(met, names, min_games)
+
+
+class TypedName(NamedTuple):
+    """An army name as one player named it at one tournament (a result sheet's `Army` cell)."""
+
+    name: str
+    tournament: int
+    day: date
+
+
+class UnmappedName(NamedTuple):
+    key: str  # name_key: the names that are one before any mapping
+    name: str  # its spelling most often typed (the first met of those)
+    spellings: int  # how many spellings of it were typed
+    players: int  # how many times it was typed: one player at one tournament each
+    tournaments: int
+    last: date  # the latest tournament it was typed at
+
+
+def unmapped_names(typed: Iterable[TypedName], aliases: Mapping[str, str]) -> list[UnmappedName]:
+    """The names typed that the board has not mapped to an army, by key, in the order of their keys: the spellings
+    of one army ("carthage n45", "carthaginian", "carthaginois") come side by side, for the board to map them."""
+    found: dict[str, dict] = {}
+    for name, tournament, day in typed:
+        key = name_key(name)
+        if not key or key in aliases:
+            continue
+        entry = found.setdefault(key, {"spellings": {}, "tournaments": set(), "players": 0, "last": day})
+        spelling = " ".join(name.split())
+        entry["spellings"][spelling] = entry["spellings"].get(spelling, 0) + 1
+        entry["tournaments"].add(tournament)
+        entry["players"] += 1
+        entry["last"] = max(entry["last"], day)
+    return [UnmappedName(key, max(entry["spellings"], key=entry["spellings"].get), len(entry["spellings"]),
+                         entry["players"], len(entry["tournaments"]), entry["last"])
+            for key, entry in sorted(found.items())]

@@ -146,6 +146,7 @@ def board_pages(d: Data) -> list[Page]:
         Page("override", f"/board/tournaments/{d.adlg_tournament}/override/", role="board"),
         Page("withdraw-results", f"/board/tournaments/{d.adlg_tournament}/withdraw/", role="board"),
         Page("exception", f"/board/tournaments/{d.upcoming}/exception/", role="board"),
+        Page("army-names", "/board/army-names/", role="board", shot=True),
         # Its entries' summaries are records the services wrote (in English), not the page's own words.
         Page("audit", "/board/audit/", role="board", french_checked=False),
     ]
