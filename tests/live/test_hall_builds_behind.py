@@ -146,3 +146,24 @@ def test_a_visitors_page_built_behind_is_the_current_page_with_each_visitors_own
     tokens = [response.content.decode().split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
               for response in (second, other)]
     assert tokens[0] != tokens[1]
+
+
+def test_a_part_another_worker_builds_is_not_built_behind_here_too(client, live, monkeypatch):
+    from django.core.cache import cache
+
+    from tournaments.live.hall_parts import building_key, part_key
+
+    now = reverse("live_now", args=[live.pk])
+    before = client.get(now)["ETag"]
+    _enter_a_result(live)
+    _later(monkeypatch, 3.5)
+    cache.add(building_key(part_key(live_row(live.pk), "live/_now.html", "en")), 1, 10)
+    started_threads = []
+    real_start = hall_parts.threading.Thread.start
+    monkeypatch.setattr(hall_parts.threading.Thread, "start",
+                        lambda thread: started_threads.append(thread.name) or real_start(thread))
+
+    poll = client.get(now, HTTP_IF_NONE_MATCH=before)
+
+    assert poll.status_code == 304 and poll["Live-Behind"] == "true"
+    assert started_threads == []

@@ -194,6 +194,8 @@ def _build_behind(live: LiveTournament, name: str, build, language: str) -> None
     database on a connection of its own, in the request's language, and closes it when done; a build that fails is
     logged and tried again by a later poll."""
     key = part_key(live, name, language)
+    if cache.get(building_key(key)) is not None:
+        return  # another process builds it: the polls here read it once built
     with _guard:
         if key in _behind or key in _building:
             return
