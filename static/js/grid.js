@@ -10,7 +10,10 @@
      result entered since in another tab or by the players is not replaced but reported on the row; sending the
      same row twice changes nothing.
    - A row the site did not answer (no network) says so and is sent again when the network returns, or every 15 s
-     while it waits.
+     while it waits. It is also kept on the device (localStorage, under the form's data-grid-keep: the tournament,
+     the round and the account) until the site answers it: a grid opened again on this device by the same account,
+     after a reload, a closed tab or a flat battery, puts the kept rows back and sends them. A kept row carries
+     the revision it was typed on, so a result entered since by someone else is reported on the row, not replaced.
    - Each row's state (to enter, saving, saved, refused) is written in words in its last cell, an aria-live
      region; every word comes from the form's data-text-* attributes (the page's language). */
 (function () {
@@ -51,7 +54,7 @@
 
   function recount() {
     var count = document.getElementById("grid-count");
-    var saved = rows.filter(function (row) { return row.getAttribute("data-state") === "saved"; }).length;
+    var saved = rows.filter(function (row) { return row.gridEntered; }).length;
     if (count) { count.textContent = words("count", {entered: saved, tables: rows.length}); }
   }
 
@@ -93,6 +96,7 @@
         if (answer.revision !== undefined && answer.revision !== null) {
           row.querySelector("[name$='-revision']").value = answer.revision;
         }
+        row.gridEntered = answer.entered === undefined ? answer.state === "saved" : Boolean(answer.entered);
         if (answer.state === "saved" || answer.state === "empty") {
           row.gridSent = now;
           show(row, answer.state, answer.state === "saved" ? words("saved", {scores: answer.shown}) : words("empty"));
@@ -104,12 +108,73 @@
         }
         recount();
       })
-      .then(function () { row.gridUnreachable = false; }, function (error) {
+      .then(function () { row.gridUnreachable = false; forget(row); }, function (error) {
         row.gridSent = null;
         row.gridUnreachable = !error.answered;
+        keep(row);
         show(row, "error", words("unreachable"));
         if (row.gridUnreachable) { resendLater(); }
       });
+  }
+
+  // The rows the site has not answered, kept on the device: {table: {fields: [[name, value]...], at: ms}}. Storage
+  // refused (private browsing, full) leaves the grid as it was without it.
+  var KEEP = form.getAttribute("data-grid-keep");
+  var KEEP_MS = 2 * 24 * 3600 * 1000;  // a row kept longer belongs to a day that is over
+
+  function kept() {
+    try { return JSON.parse(window.localStorage.getItem(KEEP)) || {}; } catch (error) { return {}; }
+  }
+
+  function store(rowsKept) {
+    try {
+      if (Object.keys(rowsKept).length) {
+        window.localStorage.setItem(KEEP, JSON.stringify(rowsKept));
+      } else {
+        window.localStorage.removeItem(KEEP);
+      }
+    } catch (error) { /* nothing kept: the row still waits on the page */ }
+  }
+
+  function keep(row) {
+    if (!KEEP) { return; }
+    var rowsKept = kept();
+    rowsKept[row.getAttribute("data-table")] = {at: Date.now(), fields: inputs(row).map(function (input) {
+      return [input.name, input.type === "checkbox" ? (input.checked ? "on" : "") : input.value];
+    })};
+    store(rowsKept);
+  }
+
+  function forget(row) {
+    if (!KEEP) { return; }
+    var rowsKept = kept();
+    if (rowsKept[row.getAttribute("data-table")]) {
+      delete rowsKept[row.getAttribute("data-table")];
+      store(rowsKept);
+    }
+  }
+
+  function putBack() {
+    if (!KEEP) { return; }
+    var rowsKept = kept();
+    Object.keys(rowsKept).forEach(function (table) {
+      var entry = rowsKept[table];
+      var row = form.querySelector("tr[data-table='" + table + "']");
+      if (!row || !entry || !entry.fields || Date.now() - entry.at > KEEP_MS) {
+        delete rowsKept[table];
+        return;
+      }
+      entry.fields.forEach(function (field) {
+        var input = row.querySelector("[name='" + field[0] + "']");
+        if (!input) { return; }
+        if (input.type === "checkbox") { input.checked = field[1] === "on"; } else { input.value = field[1]; }
+      });
+      var confirm = row.querySelector(".grid-confirm");
+      if (confirm && confirm.querySelector("input").checked) { confirm.hidden = false; }
+      save(row, true);
+      show(row, "pending", words("restored"));
+    });
+    store(rowsKept);
   }
 
   // A row the site did not answer is sent again when the network returns (the browser's online event) and, as a
@@ -135,6 +200,7 @@
   rows.forEach(function (row) {
     // A row the server refused (the grid sent without this script) still waits to be saved.
     row.gridSent = row.getAttribute("data-state") === "error" ? null : typed(row);
+    row.gridEntered = row.hasAttribute("data-entered");  // the table holds a result: what the count counts
     var confirm = row.querySelector(".grid-confirm input");
     if (confirm) {
       confirm.addEventListener("change", function () { if (confirm.checked) { save(row, true); } });
@@ -162,5 +228,6 @@
     event.preventDefault();
     Promise.all(rows.map(function (row) { return save(row); })).then(recount);
   });
+  putBack();
   form.setAttribute("data-grid-ready", "");
 }());

@@ -36,7 +36,8 @@ WORDS = {
            "sent": "Sent once the network returned", "in": "3 of 4 results are in"},
     "fr": {"results": "Résultats de la ronde 1", "waiting": "En attente d’envoi",
            "count": f"En attente d’envoi{NBSP}: 3.", "offline": r"Hors ligne — la page affichée date de \d\d:\d\d",
-           "counts": f"Compte pour{NBSP}:", "sent": "Envoyé au retour du réseau", "in": "3 résultats saisis sur 4"},
+           "counts": f"Compte pour{NBSP}:", "sent": "Envoyé au retour du réseau",
+           "in": f"Résultats saisis{NBSP}: 3 sur 4"},
 }
 
 

@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 
 from tests.browser.checks import axe_problems, fits
 from tests.live.helpers import federation_players, live_tournament
+from tournaments.live.results import Result, results_record
 from tournaments.live.rounds import round_pair, round_publish
 from tournaments.models import LiveTable
 
@@ -110,12 +111,10 @@ def test_the_referee_types_a_round_of_twelve_tables_with_the_keyboard_only(live_
     assert not problems, problems
 
 
-@pytest.mark.parametrize("language", ["en", "fr"])
-def test_rows_typed_with_the_network_gone_are_sent_once_when_it_returns(live_server, new_context, referee, shot,
-                                                                         settings, language):
-    """The hall's network drops while the referee types two rows: each says it is not saved and will be sent when
-    the network returns; it returns, and both are saved with nothing more typed or clicked, each once."""
-    live = live_tournament(federation_players(8, clubs=8), rounds=3, name=f"Open sans fil {language}")
+def _two_rows_typed_offline(live_server, new_context, referee, settings, language: str, name: str):
+    """A round of 4 tables published, the referee signed in on the grid at phone width; the network drops and
+    tables 1 and 2 are typed (A 10/40, B 60/15). Returns the tournament, the browser context and the page."""
+    live = live_tournament(federation_players(8, clubs=8), rounds=3, name=name)
     live.tournament.referees.add(referee)
     round_publish(round_pair(live, seed=4))
     context = new_context(viewport=PHONE, locale="fr-FR" if language == "fr" else "en-GB")
@@ -132,8 +131,20 @@ def test_rows_typed_with_the_network_gone_are_sent_once_when_it_returns(live_ser
     for value in ("A", "10", "40", "B", "60", "15"):
         page.keyboard.type(value)
         page.keyboard.press("Tab")
-    waiting = ("Not saved: the site did not answer. The row is sent again when the network returns" if language == "en"
-               else "Non enregistré\u00a0: le site n’a pas répondu. La ligne est renvoyée au retour du réseau")
+    return live, context, page
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_rows_typed_with_the_network_gone_are_sent_once_when_it_returns(live_server, new_context, referee, shot,
+                                                                         settings, language):
+    """The hall's network drops while the referee types two rows: each says it is not saved and will be sent when
+    the network returns; it returns, and both are saved with nothing more typed or clicked, each once."""
+    live, context, page = _two_rows_typed_offline(live_server, new_context, referee, settings, language,
+                                                  f"Open sans fil {language}")
+    waiting = ("Not saved: the site did not answer. The row is kept on this device and sent again when the network "
+               "returns" if language == "en" else
+               "Non enregistré\u00a0: le site n’a pas répondu. La ligne est gardée sur cet appareil et renvoyée au "
+               "retour du réseau")
     for table in (1, 2):
         expect(page.locator(f"#grid-{table}")).to_have_attribute("data-state", "error")
         expect(page.locator(f"#g{table}-state")).to_contain_text(waiting)
@@ -149,4 +160,43 @@ def test_rows_typed_with_the_network_gone_are_sent_once_when_it_returns(live_ser
     assert stored[1] == ("A", 10, 40) and stored[2] == ("B", 60, 15)
     revisions = dict(LiveTable.objects.filter(round__live=live, round__number=1).values_list("table", "revision"))
     assert revisions[1] == revisions[2] == 1  # each row saved once
+    context.close()
+
+
+def test_rows_typed_with_the_network_gone_survive_the_page_being_closed(live_server, new_context, referee, shot,
+                                                                       settings):
+    """The referee types two rows with the network gone and the tab is closed (a reload, a flat battery); the
+    network returns and the grid is opened again on the same device: both rows are put back and sent by themselves,
+    the one nobody touched saved once, the one the other referee's tab entered meanwhile reported on its row and
+    not replaced; nothing is kept on the device afterwards."""
+    live, context, page = _two_rows_typed_offline(live_server, new_context, referee, settings, "fr",
+                                                  "Open batterie à plat")
+    grid = f"{live_server.url}/referee/live/{live.pk}/rounds/1/grid/"
+    for table in (1, 2):
+        expect(page.locator(f"#g{table}-state")).to_contain_text("gardée sur cet appareil")
+    page.close()
+
+    results_record(live, 1, [Result(table=2, result="D", a_losses=20, b_losses=25)], user=referee)
+    context.set_offline(False)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(grid)
+    expect(page.locator("#grid-1")).to_have_attribute("data-state", "saved")
+    expect(page.locator("#grid-2")).to_have_attribute("data-state", "error")
+    expect(page.locator("#g2-state")).to_contain_text("Refusé")
+    expect(page.locator("#g2-result")).to_have_value("B")  # what was typed stays on the row, to send again
+    expect(page.locator("#grid-count")).to_have_text("Résultats saisis\u00a0: 2 sur 4.")  # table 2 holds one
+    stored = _stored(live.pk)
+    assert stored[1] == ("A", 10, 40) and stored[2] == ("D", 20, 25)
+    revisions = dict(LiveTable.objects.filter(round__live=live, round__number=1).values_list("table", "revision"))
+    assert revisions[1] == 1 and revisions[2] == 1
+    assert page.evaluate("Object.keys(window.localStorage).filter(k => k.startsWith('results-grid:'))") == []
+    shot(page, "put-back-fr")
+    problems = axe_problems(page)
+    assert not problems, problems
+
+    page.goto(grid)  # opened once more: nothing is put back a second time
+    expect(page.locator("#results-grid[data-grid-ready]")).to_have_count(1)
+    expect(page.locator("#grid-2")).to_have_attribute("data-state", "saved")
+    expect(page.locator("#g2-result")).to_have_value("D")
     context.close()

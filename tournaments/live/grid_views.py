@@ -12,7 +12,8 @@ GET /referee/live/<tournament>/rounds/<number>/grid/: the grid.
 POST the same address: the rows, fields t<table>-result, t<table>-a_losses, t<table>-b_losses, t<table>-free,
 t<table>-revision, t<table>-confirm, and reason (a change once a later round is paired). With `row` (a table's
 number) only that row, answered in JSON: {"table", "state": "saved" | "error" | "empty", "revision", "errors",
-"confirm" (the row asks the winner-lost-more question), "shown" (the game scores as they count)}.
+"confirm" (the row asks the winner-lost-more question), "shown" (the game scores as they count), "entered" (the
+table holds a result: a refused row may hold one entered since)}.
 """
 
 from __future__ import annotations
@@ -141,18 +142,23 @@ def live_grid(request, tournament: Tournament, live: LiveTournament, number: int
 def _grid_row(request, tournament: Tournament, live: LiveTournament, number: int):
     """One row, sent by the grid's script as it is left: answered in JSON (see the module's docstring)."""
     table = whole_number(request.POST.get("row", ""), minimum=1, maximum=2**15 - 1)
-    if table is None or not LiveTable.objects.filter(round__live=live, round__number=number, table=table).exists():
+    held = None if table is None else (
+        LiveTable.objects.filter(round__live=live, round__number=number, table=table).values_list("result", flat=True)
+        .first())
+    if held is None:
         return JsonResponse({"table": table, "state": "error", "errors": [_("No such table in this tournament.")],
                              "confirm": False}, status=400)
     typed = _typed(request, table)
     codes = tournament.system.get_ruleset().result_codes
     if _blank(typed):
-        return JsonResponse({"table": table, "state": "empty", "errors": [], "confirm": False, "changed": False})
+        return JsonResponse({"table": table, "state": "empty", "errors": [], "confirm": False, "changed": False,
+                             "entered": bool(held)})
     done = _save(request, live, number, table, typed, codes)
     saved = LiveTable.objects.select_related("round", "a", "b").get(round__live=live, round__number=number,
                                                                      table=table)
     shown = _scores(selectors.table_view(saved, tournament.system.get_ruleset()))
-    return JsonResponse({"table": table, **done, "revision": saved.revision, "shown": shown},
+    return JsonResponse({"table": table, **done, "revision": saved.revision, "shown": shown,
+                         "entered": bool(saved.result)},
                         status=200 if done["state"] == "saved" else 400)
 
 
