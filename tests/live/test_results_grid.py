@@ -76,7 +76,7 @@ def test_a_row_left_is_saved_alone_and_answers_its_state_in_json(signed_in, live
     assert answer.status_code == 200 and answer["Content-Type"] == "application/json"
     body = answer.json()
     assert body["state"] == "saved" and body["table"] == 3 and body["revision"] == 1
-    assert body["shown"] == "98 – 12"
+    assert body["shown"] == "98 – 12" and body["entered"] is True
     assert _stored(live, 3) == ("A", 10, 40)
     assert _stored(live, 4) == ("", None, None)  # the other rows are untouched
 
@@ -95,6 +95,7 @@ def test_a_conflicting_edit_from_another_tab_is_refused_and_says_what_is_there(s
     other = _row(signed_in, live, 5, "B", "50", "0", revision=revision)  # the second tab, shown before it
     body = other.json()
     assert other.status_code == 400 and body["state"] == "error"
+    assert body["entered"] is True  # the grid's count still counts the table
     [said] = body["errors"]
     assert said.startswith(f"Table 5 already has a result, entered by {referee.get_username()} at ")
     assert said.endswith(": A 0% / 50%. Nothing was changed: send yours again to replace it.")
@@ -138,6 +139,8 @@ def test_a_blank_row_is_left_as_it_is(signed_in, live):
     results_record(live, 1, [Result(7, "A", 0, 30)])
     answer = _row(signed_in, live, 7, "", "", "")
     assert answer.json()["state"] == "empty" and _stored(live, 7) == ("A", 0, 30)
+    assert answer.json()["entered"] is True
+    assert _row(signed_in, live, 8, "", "", "").json()["entered"] is False
 
 
 def test_without_javascript_the_grid_posts_every_row_and_a_wrong_row_comes_back_with_its_words(signed_in, live):
