@@ -117,19 +117,23 @@
       });
   }
 
-  // The rows the site has not answered, kept on the device: {table: {fields: [[name, value]...], at: ms}}. Storage
-  // refused (private browsing, full) leaves the grid as it was without it.
+  // The rows the site has not answered, kept on the device: {url: the grid's address, rows: {table: {fields:
+  // [[name, value]...], at: ms}}} (static/js/offline.js reads it to point the day's other pages to the grid).
+  // Storage refused (private browsing, full) leaves the grid as it was without it.
   var KEEP = form.getAttribute("data-grid-keep");
   var KEEP_MS = 2 * 24 * 3600 * 1000;  // a row kept longer belongs to a day that is over
 
   function kept() {
-    try { return JSON.parse(window.localStorage.getItem(KEEP)) || {}; } catch (error) { return {}; }
+    try {
+      var found = JSON.parse(window.localStorage.getItem(KEEP));
+      return found && found.rows ? found.rows : {};
+    } catch (error) { return {}; }
   }
 
   function store(rowsKept) {
     try {
       if (Object.keys(rowsKept).length) {
-        window.localStorage.setItem(KEEP, JSON.stringify(rowsKept));
+        window.localStorage.setItem(KEEP, JSON.stringify({url: form.action, rows: rowsKept}));
       } else {
         window.localStorage.removeItem(KEEP);
       }

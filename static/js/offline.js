@@ -15,7 +15,8 @@
      answer's card of the same id) or in the banner; a network error or a 5xx keeps it for the next try; a
      redirect to the sign-in page keeps it and asks to sign in again. An entry is sent, and counted, only by pages
      of the account that queued it (data-offline-user), never under someone else's session on a shared phone.
-   - The banner (templates/live/_offline.html, which also holds every word shown here) counts the waiting entries
+   - The banner (templates/live/_offline.html, which also holds every word shown here) counts the waiting entries,
+     points to a keyboard grid whose rows wait on the device (static/js/grid.js sends those itself),
      and, offline, says which moment the page shows: "Offline — showing the page of 14:32". On the public live page
      it says when the page was last updated; static/js/live.js tells it about each poll ("live:answer",
      "live:lost" events on document). */
@@ -300,6 +301,27 @@
     return waiting() ? flush() : unreachable || !navigator.onLine ? probe() : Promise.resolve();
   }
 
+  // --- the keyboard grid's rows kept on the device (static/js/grid.js): only their grid sends them (it reports a
+  // refusal on the row), so the day's other pages say where they wait.
+
+  var GRID_PREFIX = "results-grid:";
+
+  function gridsWaiting() {
+    var prefix = GRID_PREFIX + banner.getAttribute("data-offline-queue") + ":";
+    var user = banner.getAttribute("data-offline-user") || "";
+    var grids = [];
+    for (var i = 0; i < window.localStorage.length; i++) {
+      var key = window.localStorage.key(i);
+      if (!key || key.indexOf(prefix) !== 0 || key.slice(key.lastIndexOf(":") + 1) !== user) continue;
+      var kept = null;
+      try { kept = JSON.parse(window.localStorage.getItem(key)); } catch (e) { continue; }
+      var count = kept && kept.rows ? Object.keys(kept.rows).length : 0;
+      if (!count || !kept.url || new URL(kept.url, window.location.href).pathname === window.location.pathname) continue;
+      grids.push({ url: kept.url, count: count, round: key.slice(prefix.length).split(":")[0] });
+    }
+    return grids.sort(function (a, b) { return a.round - b.round; });
+  }
+
   // --- the banner
 
   function render() {
@@ -313,10 +335,11 @@
     var lines = [];
     if (offline) lines.push(words("offline", { time: clock(seen || new Date()) }));
     if (count) lines.push(words("waiting", { count: count }));
-    banner.classList.toggle("offline-alert", lines.length + refusals.length > 0);
-    banner.hidden = !updated && !lines.length && !refusals.length;
+    var grids = gridsWaiting();
+    banner.classList.toggle("offline-alert", lines.length + refusals.length + grids.length > 0);
+    banner.hidden = !updated && !lines.length && !refusals.length && !grids.length;
     // A live region announces what is written into it again: write only what changed.
-    var shown = JSON.stringify([lines, refusals]);
+    var shown = JSON.stringify([lines, refusals, grids]);
     if (state.getAttribute("data-shown") === shown) return;
     state.setAttribute("data-shown", shown);
     state.textContent = "";
@@ -333,6 +356,17 @@
       var link = document.createElement("a");
       link.href = refusal.page;
       link.textContent = words("open");
+      line.appendChild(link);
+      state.appendChild(line);
+    });
+    grids.forEach(function (grid) {
+      var line = document.createElement("span");
+      line.className = "offline-line";
+      line.setAttribute("data-offline-grid", grid.round);
+      line.textContent = words("grid", { round: grid.round, count: grid.count }) + " ";
+      var link = document.createElement("a");
+      link.href = grid.url;
+      link.textContent = words("grid-open");
       line.appendChild(link);
       state.appendChild(line);
     });
@@ -399,7 +433,7 @@
     window.addEventListener("offline", render);
     window.addEventListener("online", function () { check(); render(); });
     window.addEventListener("storage", function (event) {  // another tab queued or sent
-      if (event.key && event.key.indexOf(PREFIX) === 0) render();
+      if (event.key && (event.key.indexOf(PREFIX) === 0 || event.key.indexOf(GRID_PREFIX) === 0)) render();
     });
     window.setInterval(function () { if (waiting() || unreachable) check(); }, RETRY_MS);
 

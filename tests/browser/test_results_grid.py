@@ -180,7 +180,15 @@ def test_rows_typed_with_the_network_gone_survive_the_page_being_closed(live_ser
     context.set_offline(False)
     page = context.new_page()
     page.set_default_timeout(15_000)
-    page.goto(grid)
+    page.goto(f"{live_server.url}/referee/live/{live.pk}/")  # the run page says where the rows wait
+    waiting = page.locator("[data-offline-grid='1']")
+    expect(waiting).to_contain_text("Lignes de la grille de la ronde 1 gardées sur cet appareil, pas encore "
+                                    "envoyées\u00a0: 2.")
+    shot(page, "waiting-on-run-page-fr")
+    problems = axe_problems(page)
+    assert not problems, problems
+    waiting.get_by_role("link", name="Ouvrir la grille").click()
+    expect(page).to_have_url(grid)
     expect(page.locator("#grid-1")).to_have_attribute("data-state", "saved")
     expect(page.locator("#grid-2")).to_have_attribute("data-state", "error")
     expect(page.locator("#g2-state")).to_contain_text("Refusé")
@@ -195,6 +203,8 @@ def test_rows_typed_with_the_network_gone_survive_the_page_being_closed(live_ser
     problems = axe_problems(page)
     assert not problems, problems
 
+    page.goto(f"{live_server.url}/referee/live/{live.pk}/")
+    expect(page.locator("[data-offline-grid]")).to_have_count(0)
     page.goto(grid)  # opened once more: nothing is put back a second time
     expect(page.locator("#results-grid[data-grid-ready]")).to_have_count(1)
     expect(page.locator("#grid-2")).to_have_attribute("data-state", "saved")
