@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from datetime import date
 
 from tests import factories
@@ -53,3 +54,10 @@ def play_round(live: LiveTournament, number: int, rng: random.Random, *, pool: s
         results.append(Result(table.table, r.result, r.a_losses, r.b_losses))
     results_record(live, number, results, user=user)
     return round_
+
+
+def form_fields(html: str, action: str) -> dict[str, str]:
+    """The hidden fields of the page's form posting to `action`: what a browser would send."""
+    form = re.search(r'<form method="post" action="' + re.escape(action) + r'"[^>]*>(.*?)</form>', html, re.S)
+    assert form is not None, f"no form to {action}"
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form.group(1)))

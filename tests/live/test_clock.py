@@ -48,12 +48,6 @@ def live(referee):
     return LiveTournament.objects.get(pk=live.pk)
 
 
-@pytest.fixture
-def signed_in(client, referee):
-    client.force_login(referee)
-    return client
-
-
 def _fields(html: str, action: str, do: str) -> dict[str, str]:
     """The hidden fields of the page's clock form posting `do` to `action`: what a browser would send."""
     for form in re.findall(r'<form method="post" action="' + re.escape(action) + r'"[^>]*>(.*?)</form>', html, re.S):

@@ -30,12 +30,6 @@ def live(referee):
     return live
 
 
-@pytest.fixture
-def signed_in(client, referee):
-    client.force_login(referee)
-    return client
-
-
 def _page(client, live, **query) -> str:
     response = client.get(reverse("referee:live_players", args=[live.pk]), query)
     assert response.status_code == 200

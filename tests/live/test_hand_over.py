@@ -29,12 +29,6 @@ def live(referee):
     return live
 
 
-@pytest.fixture
-def signed_in(client, referee):
-    client.force_login(referee)
-    return client
-
-
 def _action_key(html: str) -> str:
     start = html.index('name="action_key" value="') + len('name="action_key" value="')
     return html[start:start + 32]

@@ -14,7 +14,7 @@ from django.urls import reverse
 from players.models import AuditEntry, Player
 from rules.rulesets import SPARE_ID
 from tests import factories
-from tests.live.helpers import federation_players, live_tournament, play_round
+from tests.live.helpers import federation_players, form_fields, live_tournament, play_round
 from tournaments.live.entrants import NewEntrant
 from tournaments.live.pools import key_of
 from tournaments.live.rounds import round_pair, round_publish, round_swap, round_withdraw
@@ -31,20 +31,8 @@ def live(referee):
     return live
 
 
-@pytest.fixture
-def signed_in(client, referee):
-    client.force_login(referee)
-    return client
-
-
 def _run(client, live) -> str:
     return client.get(reverse("referee:live_run", args=[live.pk])).content.decode()
-
-
-def _form_fields(html: str, action: str) -> dict[str, str]:
-    form = re.search(r'<form method="post" action="' + re.escape(action) + r'"[^>]*>(.*?)</form>', html, re.S)
-    assert form is not None, f"no form to {action}"
-    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form.group(1)))
 
 
 def _tables(round_):
@@ -289,7 +277,7 @@ def test_the_preview_shows_every_rating_change_and_names_players_never_cells(sig
     assert '<span class="detail muted small">Club 1 · 1 rated game</span>' in page
     assert "Games!" not in page and "Players!" not in page
     response = signed_in.post(reverse("referee:live_publish", args=[live.pk]),
-                              _form_fields(page, reverse("referee:live_publish", args=[live.pk])))
+                              form_fields(page, reverse("referee:live_publish", args=[live.pk])))
     assert response.status_code == 302
     assert LiveTournament.objects.get(pk=live.pk).published_at is not None
 

@@ -27,12 +27,6 @@ def live(referee):
     return live
 
 
-@pytest.fixture
-def signed_in(client, referee):
-    client.force_login(referee)
-    return client
-
-
 def _results_url(live) -> str:
     return reverse("referee:live_results", args=[live.pk, 1])
 

@@ -4,14 +4,12 @@ nothing changes. Each action is audited once."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.urls import reverse
 
 from players.models import AuditEntry
 from tests import factories
-from tests.live.helpers import federation_players, live_tournament
+from tests.live.helpers import federation_players, form_fields, live_tournament
 from tournaments.models import LiveAction, LiveEntrant, LiveRound, LiveTournament
 
 pytestmark = pytest.mark.django_db
@@ -24,24 +22,12 @@ def live(referee):
     return live
 
 
-@pytest.fixture
-def signed_in(client, referee):
-    client.force_login(referee)
-    return client
-
-
-def _form_fields(html: str, action: str) -> dict[str, str]:
-    """The hidden fields of the page's form posting to `action`: what a browser would send."""
-    form = re.search(r'<form method="post" action="' + re.escape(action) + r'"[^>]*>(.*?)</form>', html, re.S)
-    assert form is not None, f"no form to {action}"
-    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form.group(1)))
-
 
 def test_a_double_click_on_publish_publishes_once_and_says_the_second_was_already_done(signed_in, live):
     signed_in.post(reverse("referee:live_pair", args=[live.pk]), {"pool": "A", "method": "elo-levels", "seed": "5"})
     round_ = LiveRound.objects.get(live=live)
     url = reverse("referee:live_round_publish", args=[live.pk, round_.pk])
-    fields = _form_fields(signed_in.get(reverse("referee:live_run", args=[live.pk])).content.decode(), url)
+    fields = form_fields(signed_in.get(reverse("referee:live_run", args=[live.pk])).content.decode(), url)
     assert set(fields) >= {"action_key", "seen"}
     first = signed_in.post(url, fields)
     second = signed_in.post(url, fields, follow=True)
@@ -54,7 +40,7 @@ def test_a_double_click_on_publish_publishes_once_and_says_the_second_was_alread
 def test_a_double_click_on_add_adds_one_player_new_to_the_federation(signed_in, live):
     url = reverse("referee:live_add", args=[live.pk])
     page = signed_in.get(reverse("referee:live_players", args=[live.pk])).content.decode()
-    fields = {**_form_fields(page, url), "last_name": "Nouveau", "first_name": "Jean", "pool": "A"}
+    fields = {**form_fields(page, url), "last_name": "Nouveau", "first_name": "Jean", "pool": "A"}
     before = LiveEntrant.objects.filter(live=live).count()
     signed_in.post(url, fields)
     signed_in.post(url, fields)
@@ -69,10 +55,10 @@ def test_a_page_from_before_a_draw_again_cannot_publish_the_round_it_showed(sign
     first_tab = signed_in.get(reverse("referee:live_run", args=[live.pk])).content.decode()
     shown = LiveRound.objects.get(live=live)
     publish = reverse("referee:live_round_publish", args=[live.pk, shown.pk])
-    old_fields = _form_fields(first_tab, publish)
+    old_fields = form_fields(first_tab, publish)
     pair = reverse("referee:live_pair", args=[live.pk])
     second_tab = signed_in.get(reverse("referee:live_run", args=[live.pk])).content.decode()
-    again = _form_fields(second_tab, pair)
+    again = form_fields(second_tab, pair)
     signed_in.post(pair, {**again, "pool": "A", "method": "elo-levels", "seed": "6"})
     response = signed_in.post(publish, old_fields, follow=True)
     text = response.content.decode()
@@ -85,7 +71,7 @@ def test_a_stale_page_is_refused_only_for_what_depends_on_it(signed_in, live):
     """Adding a player does not act on what the page showed: a page older than the tournament still adds."""
     url = reverse("referee:live_add", args=[live.pk])
     page = signed_in.get(reverse("referee:live_players", args=[live.pk])).content.decode()
-    fields = _form_fields(page, url)
+    fields = form_fields(page, url)
     LiveTournament.objects.filter(pk=live.pk).update(version=live.version + 5)
     player = factories.player("Tardif", "Paul", id=4321)
     response = signed_in.post(url, {**fields, "player": str(player.pk), "pool": "A"})

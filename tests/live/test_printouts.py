@@ -34,12 +34,6 @@ def live(referee):
     return live
 
 
-@pytest.fixture
-def signed_in(client, referee):
-    client.force_login(referee)
-    return client
-
-
 def _urls(live, number: int = 1) -> list[str]:
     return [reverse(f"referee:{name}", args=[live.pk, number]) for name in ROUND_PRINTOUTS] + [
         reverse("referee:live_print_final", args=[live.pk])]

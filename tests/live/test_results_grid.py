@@ -26,12 +26,6 @@ def live(referee):
     return live
 
 
-@pytest.fixture
-def signed_in(client, referee):
-    client.force_login(referee)
-    return client
-
-
 def _grid(live, number: int = 1) -> str:
     return reverse("referee:live_grid", args=[live.pk, number])
 
