@@ -138,6 +138,15 @@ MESSAGES: dict[str, str] = {
         "Table {table} already has a result, entered by its two players at {at}: {result}. Nothing was changed: send "
         "yours again to replace it."
     ),
+    "no_result_to_remove": gettext_noop("Table {table} has no result to remove."),
+    "result_remove_conflict": gettext_noop(
+        "Table {table}'s result changed since your page showed it: {result}. Nothing was removed: check it, then "
+        "remove it again if it is wrong."
+    ),
+    "result_remove_later_paired": gettext_noop(
+        "Round {round} is followed by a paired round, paired with this result: enter table {table}'s right result "
+        "instead, with the reason for the change."
+    ),
     "winner_lost_more": gettext_noop(
         "Table {table}: {winner} wins with more losses ({winner_losses}%) than {loser} ({loser_losses}%). Check the "
         "losses; confirm to record the result as it is."

@@ -63,3 +63,11 @@ def choose_pool(page, form: str, pool: str) -> None:
         page.fill(f"#new-pool-{form}", "")
     else:
         page.fill(f"#new-pool-{form}", pool)
+
+
+def sign_in(page, base_url: str, next_path: str, username: str, password: str) -> None:
+    """Signed in through the sign-in page, which then opens `next_path`."""
+    page.goto(f"{base_url}/accounts/login/?next={next_path}")
+    page.fill("input[name=login]", username)
+    page.fill("input[name=password]", password)
+    page.click("main button[type=submit]")

@@ -28,7 +28,7 @@ from tournaments.live.page_tools import (
     words,
 )
 from tournaments.live.refusals import LiveRefused
-from tournaments.live.results import free_players, results_record
+from tournaments.live.results import free_players, result_remove, results_record
 from tournaments.models import LiveTable, LiveTournament, Tournament
 
 
@@ -115,6 +115,26 @@ def live_result(request, tournament: Tournament, live: LiveTournament, number: i
         messages.success(request, _("Table %(table)s: %(a)s %(a_score)s – %(b_score)s %(b)s.") % {
             "table": table, "a": shown.a_name, "b": shown.b_name, "a_score": number_text(shown.a_score),
             "b_score": number_text(shown.b_score)})
+    return redirect(reverse("referee:live_results", args=[tournament.pk, number]) + f"#table-{table}")
+
+
+@referee_only
+@require_POST
+@running_live
+@one_effect()
+def live_result_remove(request, tournament: Tournament, live: LiveTournament, number: int, table: int):
+    """Take back one table's result (entered on the wrong table, or too soon): POST revision (what the page showed:
+    a result changed since is not removed unseen)."""
+    if not 0 < number <= tournament.rounds or not 0 < table < 2**15:
+        raise Http404(_("No such table in this tournament."))
+    revision = whole_number(request.POST.get("revision", ""), maximum=2**31 - 1)
+    try:
+        result_remove(live, number, table, user=request.user, revision=revision)
+    except LiveRefused as exc:
+        view = selectors.live_view(live, language=lang())
+        return _results_page(request, tournament, live, number, errors={table: words(exc, view)}, status=400)
+    messages.success(request, _("Table %(table)s: its result is removed; the table waits for its result again.")
+                     % {"table": table})
     return redirect(reverse("referee:live_results", args=[tournament.pk, number]) + f"#table-{table}")
 
 

@@ -89,6 +89,44 @@ def results_record(live: LiveTournament, number: int, results: Sequence[Result],
     return changed
 
 
+def result_remove(live: LiveTournament, number: int, table_number: int, *, user=None,
+                  revision: int | None = None) -> LiveTable:
+    """Take back a table's result (entered on the wrong table, or before the game ended): the table waits for its
+    result again, and the players, when they enter results, may enter it. The players' entries go with it.
+
+    Refused, changing nothing: a table with no result; a result changed since the referee's page showed it
+    (`revision`: removing what one has not seen would drop another referee's or the players' entry); a round
+    followed by a paired round of its pool, whose pairing counted this result: the right result is entered
+    instead, with its reason (results_record)."""
+    with transaction.atomic():
+        live = locked(live)
+        table = (LiveTable.objects.select_for_update(of=("self",)).select_related("round", "a", "b")
+                 .filter(round__live=live, round__number=number, table=table_number).first())
+        if table is None:
+            raise LiveRefused.one("no_such_table", round=number, table=table_number)
+        if not table.result:
+            raise LiveRefused.one("no_result_to_remove", table=table_number)
+        shown = _shown(table.result, table.a_losses, table.b_losses)
+        if revision is not None and revision != table.revision:
+            raise LiveRefused.one("result_remove_conflict", table=table_number, result=shown)
+        if _later_rounds(live, [(table.round.pool, number)]):
+            raise LiveRefused.one("result_remove_later_paired", round=number, table=table_number)
+        entry = _audited(table, Result(table_number, "")) | {"result": "—", "was": shown}
+        table.result, table.a_losses, table.b_losses, table.free = "", None, None, False
+        table.entered_by = user if getattr(user, "is_authenticated", False) else None
+        table.entered_at = timezone.now()
+        table.claim_a = table.claim_b = None
+        table.revision += 1
+        table.save(update_fields=["result", "a_losses", "b_losses", "free", "entered_by", "entered_at", "claim_a",
+                                  "claim_b", "revision"])
+        audit_record(user=user, action="live_results", obj=live.tournament,
+                     summary=f"round {number}, table {table_number}: {entry['a']} – {entry['b']}, result removed "
+                             f"(was: {shown})",
+                     changes={"round": number, "tables": [entry], "removed": True})
+        bump(live)
+    return table
+
+
 def _typed(result: Result) -> tuple:
     return (result.result, result.a_losses, result.b_losses, result.free)
 

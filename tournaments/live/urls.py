@@ -40,6 +40,8 @@ urlpatterns = [
     path("<int:tournament_id>/rounds/<int:number>/", result_views.live_results, name="live_results"),
     path("<int:tournament_id>/rounds/<int:number>/tables/<int:table>/", result_views.live_result,
          name="live_result"),
+    path("<int:tournament_id>/rounds/<int:number>/tables/<int:table>/remove/", result_views.live_result_remove,
+         name="live_result_remove"),
     path("<int:tournament_id>/rounds/<int:number>/grid/", grid_views.live_grid, name="live_grid"),
     path("<int:tournament_id>/rounds/<int:number>/clock/", result_views.live_clock, name="live_clock"),
     path("<int:tournament_id>/self-entry/", referee_views.live_self_entry, name="live_self_entry"),
