@@ -3,9 +3,10 @@
 
    - A row is saved as it is left (focus going out of it) when what it holds changed since it was last saved, or
      at once by Enter, which then goes to the next row's first field. The row is POSTed alone (`row` names its
-     table) with fetch, no page reload; the answer, JSON, says saved (the game scores as they count), empty, or
-     refused (its words, and whether the row asks the winner-lost-more question, whose box then shows: ticking it
-     sends the row again).
+     table) with fetch, no page reload; the answer, JSON, says saved (the game scores as they count), empty,
+     kept (left blank, the table keeps the result it holds: a result is removed on its card), or refused (its
+     words, and whether the row asks the winner-lost-more question, whose box then shows: ticking it sends the
+     row again).
    - The server applies the one-table form's service: the row carries the table's revision it last saw, so a
      result entered since in another tab or by the players is not replaced but reported on the row; sending the
      same row twice changes nothing.
@@ -97,9 +98,10 @@
           row.querySelector("[name$='-revision']").value = answer.revision;
         }
         row.gridEntered = answer.entered === undefined ? answer.state === "saved" : Boolean(answer.entered);
-        if (answer.state === "saved" || answer.state === "empty") {
+        if (answer.state === "saved" || answer.state === "empty" || answer.state === "kept") {
           row.gridSent = now;
-          show(row, answer.state, answer.state === "saved" ? words("saved", {scores: answer.shown}) : words("empty"));
+          show(row, answer.state === "empty" ? "empty" : "saved",
+               words(answer.state, answer.state === "empty" ? {} : {scores: answer.shown}));
           if (confirm) { confirm.hidden = true; confirm.querySelector("input").checked = false; }
         } else {
           row.gridSent = null;

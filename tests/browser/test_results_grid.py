@@ -209,4 +209,10 @@ def test_rows_typed_with_the_network_gone_survive_the_page_being_closed(live_ser
     expect(page.locator("#results-grid[data-grid-ready]")).to_have_count(1)
     expect(page.locator("#grid-2")).to_have_attribute("data-state", "saved")
     expect(page.locator("#g2-result")).to_have_value("D")
+    for field in ("result", "a_losses", "b_losses"):  # a row emptied does not take its result back
+        page.fill(f"#g2-{field}", "")
+    page.locator("#g3-result").focus()
+    expect(page.locator("#g2-state")).to_contain_text("Laissée vide\u00a0: la table garde son résultat")
+    expect(page.locator("#grid-2")).to_have_attribute("data-state", "saved")
+    assert _stored(live.pk)[2] == ("D", 20, 25)
     context.close()

@@ -132,9 +132,11 @@ def test_a_row_whose_winner_lost_more_asks_the_forms_question_then_counts(signed
 def test_a_blank_row_is_left_as_it_is(signed_in, live):
     results_record(live, 1, [Result(7, "A", 0, 30)])
     answer = _row(signed_in, live, 7, "", "", "")
-    assert answer.json()["state"] == "empty" and _stored(live, 7) == ("A", 0, 30)
-    assert answer.json()["entered"] is True
-    assert _row(signed_in, live, 8, "", "", "").json()["entered"] is False
+    body = answer.json()
+    assert answer.status_code == 200 and _stored(live, 7) == ("A", 0, 30)
+    assert body["state"] == "kept" and body["entered"] is True and body["shown"] == "100 – 10"
+    blank = _row(signed_in, live, 8, "", "", "").json()
+    assert blank["state"] == "empty" and blank["entered"] is False
 
 
 def test_without_javascript_the_grid_posts_every_row_and_a_wrong_row_comes_back_with_its_words(signed_in, live):

@@ -11,9 +11,9 @@ others back) and the refused rows come back with their words.
 GET /referee/live/<tournament>/rounds/<number>/grid/: the grid.
 POST the same address: the rows, fields t<table>-result, t<table>-a_losses, t<table>-b_losses, t<table>-free,
 t<table>-revision, t<table>-confirm, and reason (a change once a later round is paired). With `row` (a table's
-number) only that row, answered in JSON: {"table", "state": "saved" | "error" | "empty", "revision", "errors",
-"confirm" (the row asks the winner-lost-more question), "shown" (the game scores as they count), "entered" (the
-table holds a result: a refused row may hold one entered since)}.
+number) only that row, answered in JSON: {"table", "state": "saved" | "error" | "empty" | "kept" (left blank: the
+table keeps its result), "revision", "errors", "confirm" (the row asks the winner-lost-more question), "shown" (the
+game scores as they count), "entered" (the table holds a result: a refused row may hold one entered since)}.
 """
 
 from __future__ import annotations
@@ -150,16 +150,19 @@ def _grid_row(request, tournament: Tournament, live: LiveTournament, number: int
                              "confirm": False}, status=400)
     typed = _typed(request, table)
     codes = tournament.system.get_ruleset().result_codes
-    if _blank(typed):
+    if _blank(typed) and not held:
         return JsonResponse({"table": table, "state": "empty", "errors": [], "confirm": False, "changed": False,
-                             "entered": bool(held)})
-    done = _save(request, live, number, table, typed, codes)
+                             "entered": False})
+    if _blank(typed):  # a blank row never removes a result: that is done on its card, which says what goes
+        done = {"state": "kept", "errors": [], "confirm": False, "changed": False}
+    else:
+        done = _save(request, live, number, table, typed, codes)
     saved = LiveTable.objects.select_related("round", "a", "b").get(round__live=live, round__number=number,
                                                                      table=table)
     shown = _scores(selectors.table_view(saved, tournament.system.get_ruleset()))
     return JsonResponse({"table": table, **done, "revision": saved.revision, "shown": shown,
                          "entered": bool(saved.result)},
-                        status=200 if done["state"] == "saved" else 400)
+                        status=400 if done["state"] == "error" else 200)
 
 
 @one_effect()
