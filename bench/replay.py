@@ -183,10 +183,8 @@ def _followups_apart() -> None:
     they would be, and the ratings are readable before them."""
     from django.conf import settings
 
-    from ratings import tasks
-
     settings.OPEN_DATA_AFTER_CHANGES = False
-    tasks._enqueue_calibration = lambda system_code: None
+    settings.CALIBRATION_AFTER_REPLAY = False
 
 
 def _followups_timed() -> tuple[float, float]:

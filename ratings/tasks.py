@@ -180,7 +180,10 @@ def refresh_calibration(system_code: str) -> int:
 
 
 def _enqueue_calibration(system_code: str) -> None:
-    """After the replay committed; a broker down leaves the page a replay behind, never fails the replay."""
+    """After the replay committed; a broker down leaves the page a replay behind, never fails the replay. Off
+    where the settings say so (the replay's benchmark, which times it apart)."""
+    if not getattr(settings, "CALIBRATION_AFTER_REPLAY", True):
+        return
     try:
         refresh_calibration.delay(system_code)
     except Exception:

@@ -368,6 +368,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_TASK_IGNORE_RESULT = True
 # The open-data downloads are built again by the worker after each replay and each official list.
 OPEN_DATA_AFTER_CHANGES = True
+# The calibration page's numbers are worked out again by the worker after each replay.
+CALIBRATION_AFTER_REPLAY = True
 # What a tournament day's hall reads (the public live page, its polled fragment, the players' places at their
 # private links) is built again at most once in these seconds while the day keeps changing, for its latest change
 # (tournaments.live.hall_parts.shared_or_earlier), in a thread behind the poll that finds it missing (0: for the

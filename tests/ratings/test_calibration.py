@@ -32,6 +32,13 @@ def test_the_worker_stores_the_calibration_after_a_replay_each_game_once():
     assert all(diff >= 0 and p >= 0.5 for diff, p, _, _ in rows) and sum(n for *_, n in rows) == stored.games
 
 
+def test_with_the_calibration_after_replays_off_a_replay_leaves_it_unbuilt(settings):
+    settings.CALIBRATION_AFTER_REPLAY = False
+    roster()
+    imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
+    assert RatingEvent.objects.exists() and not Calibration.objects.exists()
+
+
 def test_an_excluded_players_games_leave_the_calibration(django_user_model):
     roster()
     imported(sheet(name="Spring Clash", start=date(2024, 3, 16)))
