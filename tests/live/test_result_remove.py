@@ -4,15 +4,20 @@ the page showed an older result, when there is none, and once a later round was 
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 from django.urls import reverse
 
 from players.models import AuditEntry
+from tests import factories
 from tests.live.helpers import federation_players, form_fields, live_tournament
+from tournaments.live.entrants import NewEntrant
 from tournaments.live.links import entrant_link_path
 from tournaments.live.results import Result, result_remove, results_record
 from tournaments.live.rounds import round_pair, round_publish
-from tournaments.models import LiveTable, LiveTournament
+from tournaments.live.start import live_begin
+from tournaments.models import LiveTable, LiveTournament, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -106,6 +111,25 @@ def test_once_the_next_round_is_paired_with_it_a_result_is_corrected_not_removed
     assert ("Round 1 is followed by a paired round, paired with this result: enter table 3's right result instead, "
             "with the reason for the change.") in response.content.decode().replace("&#x27;", "'")
     assert _table(live, 3).result == "A"
+
+
+def test_with_two_pools_a_result_of_the_pool_not_paired_further_is_still_removed(signed_in, referee):
+    players = federation_players(8, clubs=8)
+    tournament = factories.tournament("Open à deux poules", start=date(2026, 11, 21), end=date(2026, 11, 21),
+                                      rounds=3, status=Tournament.REGISTERED)
+    live = live_begin(tournament, entrants=[NewEntrant(player=p.pk, pool="AB"[n % 2]) for n, p in enumerate(players)])
+    tournament.referees.add(referee)
+    for pool in ("A", "B"):
+        round_publish(round_pair(live, pool=pool, seed=1))
+    tables = {t.round.pool: t for t in LiveTable.objects.filter(round__live=live).select_related("round")}
+    results_record(live, 1, [Result(t.table, "A", 10, 40) for t in LiveTable.objects.filter(round__live=live)])
+    round_pair(live, pool="A", seed=2)
+    page = signed_in.get(_results(live)).content.decode()
+    assert form_fields(page, _remove(live, tables["B"].table))  # pool B's card offers it
+    assert f'action="{_remove(live, tables["A"].table)}"' not in page  # pool A's does not
+    response = signed_in.post(_remove(live, tables["B"].table), form_fields(page, _remove(live, tables["B"].table)))
+    assert response.status_code == 302 and _table(live, tables["B"].table).result == ""
+    assert _table(live, tables["A"].table).result == "A"
 
 
 def test_the_refusal_is_in_french_for_a_french_referee(signed_in, live):

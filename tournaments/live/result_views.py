@@ -41,6 +41,7 @@ def _results_page(request, tournament, live, number, *, errors=None, forms=None,
     view = selectors.live_view(live, language=lang())
     codes = tournament.system.get_ruleset().result_codes
     cards = []
+    later_pools = set(live.rounds.filter(number__gt=number).values_list("pool", flat=True))
     for pool in view.pools:
         round_ = next((r for r in pool.rounds if r.number == number), None)
         if round_ is None:
@@ -53,7 +54,9 @@ def _results_page(request, tournament, live, number, *, errors=None, forms=None,
                                                                   auto_id=f"t{table.table}-%s")
             cards.append({"pool": pool.pool, "round": round_, "table": table, "form": form,
                           "free_allowed": table.b is not None and {table.a_key, table.b_key} <= may_free,
-                          "errors": (errors or {}).get(table.table, []), "confirm": table.table in confirm})
+                          "errors": (errors or {}).get(table.table, []), "confirm": table.table in confirm,
+                          # a later round of the pool was paired with this result: corrected, never removed
+                          "later_paired": pool.pool in later_pools})
     if not cards:
         raise Http404(_("No such round in this tournament."))
     rounds = sorted({r.number for pool in view.pools for r in pool.published_rounds})
@@ -66,7 +69,7 @@ def _results_page(request, tournament, live, number, *, errors=None, forms=None,
         "current_number": current_number(view),
         "entered": sum(1 for c in cards if c["table"].result), "losses_scoring":
             tournament.system.get_ruleset().scoring == "losses",
-        "later_paired": live.rounds.filter(number__gt=number).exists(),
+        "later_paired": bool(later_pools),
         # What the Print entry offers: a published round's pairings and slips, standings once they are known.
         "printable": bool(printouts.printed_rounds(view, number)),
         "standings_known": printouts.standings_after(view, number) is not None,
