@@ -46,3 +46,29 @@ def test_a_result_on_the_wrong_table_is_removed_from_its_card_on_a_phone(live_se
     assert fits(page)
     shot(card, "removed-fr")
     context.close()
+
+
+def test_a_removal_tapped_with_the_network_gone_waits_and_is_sent_once_it_returns(live_server, new_context, referee,
+                                                                                  shot, settings):
+    live = live_tournament(federation_players(8, clubs=8), rounds=3, name="Open hors ligne")
+    live.tournament.referees.add(referee)
+    round_publish(round_pair(live, seed=4))
+    results_record(live, 1, [Result(2, "A", 10, 40)], user=referee)
+    context = new_context(viewport=PHONE, locale="fr-FR")
+    context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": "fr", "url": live_server.url}])
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    sign_in(page, live_server.url, f"/referee/live/{live.pk}/rounds/1/", "referee", "referee-pass-123")
+    card = page.locator("#table-2")
+    card.locator("summary", has_text="Changer le résultat").click()
+    context.set_offline(True)
+    card.get_by_role("button", name="Retirer ce résultat").click()
+    expect(card.locator(".offline-status")).to_contain_text("En attente d’envoi")
+    assert LiveTable.objects.get(round__live=live, round__number=1, table=2).result == "A"
+    shot(card, "waiting-fr")
+    context.set_offline(False)
+    expect(page.locator("#table-2").get_by_role("button", name="Enregistrer le résultat")).to_be_visible()
+    assert LiveTable.objects.get(round__live=live, round__number=1, table=2).result == ""
+    assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('offline-queue:')).length") == 0
+    shot(page.locator("#table-2"), "sent-fr")
+    context.close()
