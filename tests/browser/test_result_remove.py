@@ -18,9 +18,10 @@ SCREENSHOT_PREFIX = "result-remove"  # see tests/browser/conftest.py
 PHONE = {"width": 390, "height": 844}
 
 
-def test_a_result_on_the_wrong_table_is_removed_from_its_card_on_a_phone(live_server, new_context, referee, shot,
-                                                                         settings):
-    live = live_tournament(federation_players(8, clubs=8), rounds=3, name="Open de la mauvaise table")
+def _results_in_french(live_server, new_context, referee, settings, name: str):
+    """Round 1 of 8 players published, table 2's result in; the referee signed in at 390 px in French on the
+    results page, table 2's "Change the result" unfolded. Returns the tournament, the context and the page."""
+    live = live_tournament(federation_players(8, clubs=8), rounds=3, name=name)
     live.tournament.referees.add(referee)
     round_publish(round_pair(live, seed=4))
     results_record(live, 1, [Result(2, "A", 10, 40)], user=referee)
@@ -29,8 +30,14 @@ def test_a_result_on_the_wrong_table_is_removed_from_its_card_on_a_phone(live_se
     page = context.new_page()
     page.set_default_timeout(15_000)
     sign_in(page, live_server.url, f"/referee/live/{live.pk}/rounds/1/", "referee", "referee-pass-123")
+    page.locator("#table-2 summary", has_text="Changer le résultat").click()
+    return live, context, page
+
+
+def test_a_result_on_the_wrong_table_is_removed_from_its_card_on_a_phone(live_server, new_context, referee, shot,
+                                                                         settings):
+    live, context, page = _results_in_french(live_server, new_context, referee, settings, "Open de la mauvaise table")
     card = page.locator("#table-2")
-    card.locator("summary", has_text="Changer le résultat").click()
     remove = card.get_by_role("button", name="Retirer ce résultat")
     expect(remove).to_be_visible()
     shot(card, "unfolded-fr")
@@ -50,17 +57,8 @@ def test_a_result_on_the_wrong_table_is_removed_from_its_card_on_a_phone(live_se
 
 def test_a_removal_tapped_with_the_network_gone_waits_and_is_sent_once_it_returns(live_server, new_context, referee,
                                                                                   shot, settings):
-    live = live_tournament(federation_players(8, clubs=8), rounds=3, name="Open hors ligne")
-    live.tournament.referees.add(referee)
-    round_publish(round_pair(live, seed=4))
-    results_record(live, 1, [Result(2, "A", 10, 40)], user=referee)
-    context = new_context(viewport=PHONE, locale="fr-FR")
-    context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": "fr", "url": live_server.url}])
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    sign_in(page, live_server.url, f"/referee/live/{live.pk}/rounds/1/", "referee", "referee-pass-123")
+    live, context, page = _results_in_french(live_server, new_context, referee, settings, "Open hors ligne")
     card = page.locator("#table-2")
-    card.locator("summary", has_text="Changer le résultat").click()
     context.set_offline(True)
     card.get_by_role("button", name="Retirer ce résultat").click()
     expect(card.locator(".offline-status")).to_contain_text("En attente d’envoi")
