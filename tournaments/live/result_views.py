@@ -41,7 +41,7 @@ def _results_page(request, tournament, live, number, *, errors=None, forms=None,
     view = selectors.live_view(live, language=lang())
     codes = tournament.system.get_ruleset().result_codes
     cards = []
-    later_pools = set(live.rounds.filter(number__gt=number).values_list("pool", flat=True))
+    later_pools = {pool.pool for pool in view.pools if pool.rounds and pool.rounds[-1].number > number}
     for pool in view.pools:
         round_ = next((r for r in pool.rounds if r.number == number), None)
         if round_ is None:

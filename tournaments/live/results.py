@@ -20,6 +20,9 @@ from tournaments.models import LiveEntrant, LiveRound, LiveTable, LiveTournament
 
 # --- results
 
+# A table's fields an entry writes (_apply, and a player's claim).
+_WRITTEN = ["result", "a_losses", "b_losses", "free", "entered_by", "entered_at", "claim_a", "claim_b", "revision"]
+
 
 @dataclass(frozen=True)
 class Result:
@@ -78,8 +81,7 @@ def results_record(live: LiveTournament, number: int, results: Sequence[Result],
             for round_ in {t.round for t in changed}:
                 round_.reason = "\n".join(filter(None, [round_.reason, reason.strip()]))
                 round_.save(update_fields=["reason"])
-        LiveTable.objects.bulk_update(changed, ["result", "a_losses", "b_losses", "free", "entered_by",
-                                                "entered_at", "claim_a", "claim_b", "revision"])
+        LiveTable.objects.bulk_update(changed, _WRITTEN)
         if changed:
             audit_record(user=user, action="live_results", obj=live.tournament,
                          summary="; ".join(f"round {number}, table {e['table']}: {e['a']} {e['result']} {e['b']} "
@@ -111,14 +113,9 @@ def result_remove(live: LiveTournament, number: int, table_number: int, *, user=
             raise LiveRefused.one("result_remove_conflict", table=table_number, result=shown)
         if _later_rounds(live, [(table.round.pool, number)]):
             raise LiveRefused.one("result_remove_later_paired", round=number, table=table_number)
-        entry = _audited(table, Result(table_number, "")) | {"result": "—", "was": shown}
-        table.result, table.a_losses, table.b_losses, table.free = "", None, None, False
-        table.entered_by = user if getattr(user, "is_authenticated", False) else None
-        table.entered_at = timezone.now()
-        table.claim_a = table.claim_b = None
-        table.revision += 1
-        table.save(update_fields=["result", "a_losses", "b_losses", "free", "entered_by", "entered_at", "claim_a",
-                                  "claim_b", "revision"])
+        entry = {**_audited(table, Result(table_number, "")), "result": "—"}
+        _apply(table, Result(table_number, ""), user)  # no result: the players' entries go too
+        table.save(update_fields=_WRITTEN)
         audit_record(user=user, action="live_results", obj=live.tournament,
                      summary=f"round {number}, table {table_number}: {entry['a']} – {entry['b']}, result removed "
                              f"(was: {shown})",
@@ -276,8 +273,7 @@ def result_report(live: LiveTournament, table: LiveTable, *, entrant: LiveEntran
         counted = table.claim_a is not None and table.claim_a == table.claim_b
         if counted:
             _apply(table, result, None)
-        table.save(update_fields=["result", "a_losses", "b_losses", "free", "entered_by", "entered_at",
-                                  "claim_a", "claim_b", "revision"])
+        table.save(update_fields=_WRITTEN)
         # Who entered it, in the audit's words: the account, or whoever held the link (never the link itself).
         by = f"private link of {entrant}" if user is None else f"account of {entrant}"
         audit_record(user=user, action="live_claim", obj=live.tournament,
